@@ -1,0 +1,33 @@
+import { z } from 'zod'
+
+export const DEFAULT_PORT = 4000
+export const DEFAULT_HOST = '127.0.0.1'
+export const DEFAULT_SEED = '42'
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
+
+/** Every option of the mock; the CLI flags and environment variables map onto the same object. */
+export const MockOptionsSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  host: z.string().min(1).default(DEFAULT_HOST),
+  seed: z.union([z.string(), z.number()]).transform(String).optional(),
+  /** A scenario name (built-in or in scenariosDir) or the path of a scenario file. */
+  scenario: z.string().min(1).default('default'),
+  scenariosDir: z.string().min(1).optional(),
+  /** Global latency in milliseconds added to every Novu route. */
+  latency: z.number().min(0).max(600_000).default(0),
+  journalSize: z.number().int().min(0).max(1_000_000).default(1000),
+  adminToken: z.string().min(1).optional(),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+  maxEnvironments: z.number().int().min(1).default(10_000),
+  maxRules: z.number().int().min(1).default(1000),
+})
+
+export type MockOptionsInput = z.input<typeof MockOptionsSchema>
+export type MockOptions = z.output<typeof MockOptionsSchema>
+
+export function parseOptions(input: MockOptionsInput = {}): MockOptions {
+  const result = MockOptionsSchema.safeParse(input)
+  if (result.success) return result.data
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`)
+  throw new Error(`invalid novu-mock options: ${problems.join('; ')}`)
+}

@@ -1,0 +1,74 @@
+import type { Context, Hono } from 'hono'
+import type { z } from 'zod'
+import type { AppEnv } from '../app-env.js'
+import type { Environment } from '../tenancy/environment.js'
+import { validate } from './validate.js'
+import { unauthorized } from '../errors.js'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface RouteInput<P, Q, B> {
+  env: Environment
+  params: P
+  query: Q
+  body: B
+}
+
+/**
+ * One operation: its documentation and its validation come from the same schemas, and the
+ * route table that mounts it also writes it into the OpenAPI document.
+ */
+export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  method: Method
+  path: string
+  summary: string
+  tags: string[]
+  /** apiKey: upstream's `Authorization: ApiKey` guard; admin: the control plane's token. */
+  auth: 'apiKey' | 'admin'
+  /** Upstream's RootEnvironmentGuard: a Production key gets a 401 before any validation. */
+  developmentOnly?: boolean
+  params?: z.ZodType<P>
+  query?: z.ZodType<Q>
+  /** Query parameters that upstream turns into numbers before validating (`@Transform`/`@Type`). */
+  numericQuery?: readonly string[]
+  body?: z.ZodType<B>
+  responses: Record<number, { description: string; schema?: z.ZodType }>
+  handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>
+}
+
+export type AnyRoute = RouteSpec<any, any, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const defineRoute = <P, Q, B>(spec: RouteSpec<P, Q, B>): AnyRoute => spec
+
+/** Query values as upstream's parser sees them: a repeated name becomes an array. */
+export function readQuery(c: Context, numeric: readonly string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    out[name] = values.length > 1 ? values : values[0]
+  }
+  for (const name of numeric) {
+    const value = out[name]
+    if (value !== undefined) out[name] = typeof value === 'string' ? Number(value) : NaN
+  }
+  return out
+}
+
+/** A body that is not a JSON object validates as the empty object, as upstream's DTOs see it. */
+const asObject = (body: unknown) =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}
+
+export type Authenticator = (c: Context<AppEnv>) => Promise<Environment>
+
+export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate: Authenticator) {
+  for (const spec of routes) {
+    app.on(spec.method, spec.path, async (c) => {
+      const env = spec.auth === 'apiKey' ? await authenticate(c) : (undefined as unknown as Environment)
+      if (spec.developmentOnly && env._parentId)
+        throw unauthorized('This action is only allowed in Development environment')
+      const params = spec.params ? validate(spec.params, c.req.param()) : c.req.param()
+      const query = spec.query ? validate(spec.query, readQuery(c, spec.numericQuery)) : {}
+      const body = spec.body ? validate(spec.body, asObject(c.get('body'))) : c.get('body')
+      return spec.handler(c, { env, params, query, body })
+    })
+  }
+}

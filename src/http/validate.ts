@@ -1,0 +1,43 @@
+import { z } from 'zod'
+import { badRequest } from '../errors.js'
+import type { Check } from './rules.js'
+
+type JsonSchemaDoc = Record<string, unknown>
+
+/**
+ * A property validated the way the real service's DTO validates it, as a zod schema whose
+ * issues carry upstream's exact messages and whose metadata documents it in the OpenAPI file.
+ * An optional property skips its checks when absent or null, like `@IsOptional()`.
+ */
+export function field<T>(property: string, checks: Check[], doc: JsonSchemaDoc): z.ZodType<T>
+export function field<T>(
+  property: string,
+  checks: Check[],
+  doc: JsonSchemaDoc,
+  options: { optional: true }
+): z.ZodType<T | undefined>
+export function field(
+  property: string,
+  checks: Check[],
+  doc: JsonSchemaDoc,
+  options: { optional?: boolean } = {}
+): z.ZodType {
+  const schema = z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (options.optional && (value === undefined || value === null)) return
+      for (const check of checks) {
+        const message = check(value, property)
+        if (message) ctx.addIssue({ code: 'custom', message })
+      }
+    })
+    .meta(doc)
+  return options.optional ? schema.optional() : schema
+}
+
+/** Validates one request part; a failure is upstream's 400 with every message in order. */
+export function validate(schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  throw badRequest(result.error.issues.map((issue) => issue.message))
+}

@@ -1,0 +1,25 @@
+import type { Hono } from 'hono'
+import type { AppEnv } from './app-env.js'
+import { createApp } from './app.js'
+import { parseOptions, type MockOptionsInput } from './config.js'
+import { createState, type MockState } from './state.js'
+
+export interface Mock {
+  app: Hono<AppEnv>
+  state: MockState
+  /** A fetch-style handler, for any server or test harness. */
+  fetch: (request: Request) => Response | Promise<Response>
+}
+
+/**
+ * Builds the mock's state and its Hono app, without a socket.
+ *
+ * @example
+ * const { app } = createMock({ seed: 1 })
+ * const res = await app.request('/v1/topics', { headers: { Authorization: 'ApiKey test' } })
+ */
+export function createMock(input: MockOptionsInput = {}): Mock {
+  const state = createState(parseOptions(input))
+  const app = createApp(state)
+  return { app, state, fetch: (request) => app.fetch(request) }
+}

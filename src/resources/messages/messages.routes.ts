@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import { badRequest, InternalError, notFound } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { json } from '../../http/respond.js'
+import type { Channel, Message } from './messages.store.js'
+import {
+  DeleteByTransactionQuerySchema,
+  ListMessagesQuerySchema,
+  MessageIdParamsSchema,
+  MessageListSchema,
+  TransactionParamsSchema,
+} from './messages.schemas.js'
+
+const tags = ['Messages']
+const MAX_MESSAGE_LIMIT = 1000
+
+const render = (m: Message) => ({
+  ...m,
+  subscriber: { ...m.subscriber, id: m.subscriber._id },
+  actorSubscriber: null,
+  id: m._id,
+})
+
+const asList = (value: unknown): string[] | undefined =>
+  value === undefined || value === '' ? undefined : Array.isArray(value) ? value.map(String) : [String(value)]
+
+export const messageRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/v1/messages',
+    summary: 'List messages, newest first, filtered by channel, subscriber or transaction',
+    tags,
+    auth: 'apiKey',
+    query: ListMessagesQuerySchema,
+    numericQuery: ['page', 'limit'],
+    responses: { 200: { description: 'A page of messages (not wrapped in data)', schema: MessageListSchema } },
+    handler(c, { env, query }) {
+      // Upstream reads 0 and a missing value alike, as the default.
+      const page = query.page || 0
+      const limit = query.limit || 10
+      if (limit > MAX_MESSAGE_LIMIT) throw badRequest('Limit can not be larger then 1000')
+      if (page < 0) throw new InternalError('MongoDB refuses a negative skip')
+      const subscriberId = typeof query.subscriberId === 'string' && query.subscriberId ? query.subscriberId : undefined
+      if (subscriberId && !env.messages.hasSubscriber(subscriberId))
+        throw notFound(`Subscriber not found for id ${subscriberId}`)
+      const matching = env.messages.list({
+        channel: typeof query.channel === 'string' && query.channel ? (query.channel as Channel) : undefined,
+        subscriberId,
+        transactionIds: asList(query.transactionId),
+      })
+      const size = Math.abs(Math.trunc(limit))
+      const start = Math.trunc(page * limit)
+      const data = matching.slice(start, start + size).map(render)
+      const totalCount = matching.length
+      return json(c, 200, { page, totalCount, hasMore: start + data.length < totalCount, pageSize: limit, data })
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/messages/transaction/:transactionId',
+    summary: 'Soft-delete the messages of a transaction, optionally of one channel',
+    tags,
+    auth: 'apiKey',
+    params: TransactionParamsSchema,
+    query: DeleteByTransactionQuerySchema,
+    responses: {
+      204: { description: 'Deleted (also when the channel matches none of them)' },
+      404: { description: 'The transaction has no live messages' },
+    },
+    handler(c, { env, params, query }) {
+      // The existence check ignores the channel: only a transaction with no live message is a 404.
+      if (env.messages.liveByTransaction(params.transactionId).length === 0)
+        throw notFound('Invalid transactionId or channel')
+      env.messages.removeByTransactionId(params.transactionId, query.channel, env.now())
+      return c.body(null, 204)
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v1/messages/:messageId',
+    summary: 'Soft-delete one message',
+    tags,
+    auth: 'apiKey',
+    params: MessageIdParamsSchema,
+    responses: {
+      200: {
+        description: 'Deleted',
+        schema: z.object({ data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }) }),
+      },
+      404: { description: 'No such message' },
+    },
+    handler(c, { env, params }) {
+      if (!env.messages.remove(params.messageId, env.now()))
+        throw notFound(`Message with id ${params.messageId} not found`)
+      return json(c, 200, { data: { acknowledged: true, status: 'deleted' } })
+    },
+  }),
+]

@@ -1,0 +1,121 @@
+export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const
+export type Channel = (typeof CHANNELS)[number]
+
+/** A delivered message as upstream stores it (only the fields a client can observe). */
+export interface Message {
+  _id: string
+  _templateId: string
+  _environmentId: string
+  _messageTemplateId: string
+  _organizationId: string
+  _notificationId: string
+  _subscriberId: string
+  _jobId: string
+  templateIdentifier: string
+  transactionId: string
+  channel: Channel
+  content: unknown
+  subject?: string
+  title?: string
+  cta?: unknown
+  _feedId?: string | null
+  email?: string
+  phone?: string
+  providerId?: string
+  status: string
+  seen: boolean
+  read: boolean
+  archived: boolean
+  deleted: boolean
+  deletedAt?: string
+  lastSeenDate?: string
+  lastReadDate?: string
+  payload: Record<string, unknown>
+  overrides: Record<string, unknown>
+  tags: string[]
+  /** Upstream populates the subscriber into every message it lists. */
+  subscriber: MessageSubscriber
+  createdAt: string
+  updatedAt: string
+  __v: number
+}
+
+export interface MessageSubscriber {
+  _id: string
+  firstName: string | null
+  lastName: string | null
+  avatar: string | null
+  subscriberId: string
+}
+
+export interface MessageQuery {
+  channel?: Channel
+  subscriberId?: string
+  transactionIds?: string[]
+  page: number
+  limit: number
+}
+
+/**
+ * Messages by id with a transaction index. Deletion is soft, as upstream uses mongoose-delete:
+ * a deleted message stays stored with `deleted: true` and every read skips it.
+ */
+export function createMessageStore(initial: Message[]) {
+  const byId = new Map<string, Message>()
+  const byTransaction = new Map<string, Message[]>()
+  const subscribers = new Set<string>()
+
+  function add(message: Message) {
+    byId.set(message._id, message)
+    subscribers.add(message.subscriber.subscriberId)
+    const same = byTransaction.get(message.transactionId)
+    if (same) same.push(message)
+    else byTransaction.set(message.transactionId, [message])
+  }
+  initial.forEach(add)
+
+  const live = (messages: Iterable<Message>) => [...messages].filter((m) => !m.deleted)
+
+  return {
+    add,
+    all: (): Message[] => [...byId.values()],
+    liveByTransaction: (transactionId: string) => live(byTransaction.get(transactionId) ?? []),
+
+    /** Soft-deletes the live messages of a transaction, optionally of one channel only. */
+    removeByTransactionId(transactionId: string, channel: Channel | undefined, at: string) {
+      let removed = 0
+      for (const message of byTransaction.get(transactionId) ?? []) {
+        if (message.deleted || (channel && message.channel !== channel)) continue
+        message.deleted = true
+        message.deletedAt = at
+        removed++
+      }
+      return removed
+    },
+
+    hasSubscriber: (subscriberId: string) => subscribers.has(subscriberId),
+
+    remove(id: string, at: string) {
+      const message = byId.get(id)
+      if (!message || message.deleted) return false
+      message.deleted = true
+      message.deletedAt = at
+      return true
+    },
+
+    /** Live messages that match, newest first (upstream sorts on createdAt descending). */
+    list(query: Omit<MessageQuery, 'page' | 'limit'>) {
+      const source = query.transactionIds
+        ? query.transactionIds.flatMap((id) => byTransaction.get(id) ?? [])
+        : byId.values()
+      const matching = live(source).filter(
+        (m) =>
+          (!query.channel || m.channel === query.channel) &&
+          (!query.subscriberId || m.subscriber.subscriberId === query.subscriberId)
+      )
+      return matching.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    },
+  }
+}
+
+export type MessageStore = ReturnType<typeof createMessageStore>

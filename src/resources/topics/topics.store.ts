@@ -1,0 +1,42 @@
+export interface Topic {
+  _id: string
+  _environmentId: string
+  _organizationId: string
+  key: string
+  name: string
+  subscribers: string[]
+}
+
+export interface TopicPage {
+  data: Topic[]
+  totalCount: number
+}
+
+/**
+ * Topics in insertion order (upstream's aggregation has no sort stage, so MongoDB returns
+ * natural order), with a key index so a filtered page costs O(page), not O(collection).
+ */
+export function createTopicStore(initial: Topic[]) {
+  const all: Topic[] = []
+  const byKey = new Map<string, Topic[]>()
+
+  function add(topic: Topic) {
+    all.push(topic)
+    const same = byKey.get(topic.key)
+    if (same) same.push(topic)
+    else byKey.set(topic.key, [topic])
+  }
+  initial.forEach(add)
+
+  return {
+    add,
+    all: (): readonly Topic[] => all,
+    list({ page, pageSize, key }: { page: number; pageSize: number; key?: string }): TopicPage {
+      const source = key ? (byKey.get(key) ?? []) : all
+      const start = page * pageSize
+      return { data: source.slice(start, start + pageSize), totalCount: source.length }
+    },
+  }
+}
+
+export type TopicStore = ReturnType<typeof createTopicStore>

@@ -1,0 +1,61 @@
+import type { NotificationGroup } from '../notification-groups/notification-groups.store.js'
+import type { Workflow, WorkflowStep } from './workflows.types.js'
+
+/**
+ * A workflow read as one document (create, status, get): Mongoose adds the `id` virtual to the
+ * workflow, its steps and their populated templates. `notificationGroup` is not populated.
+ */
+export function renderWorkflow(workflow: Workflow) {
+  return {
+    ...workflow,
+    steps: workflow.steps.map(renderStep),
+    id: workflow._id,
+  }
+}
+
+function renderStep(step: WorkflowStep): Record<string, unknown> {
+  const variants = Array.isArray(step.variants) ? (step.variants as WorkflowStep[]).map(renderStep) : step.variants
+  return {
+    ...step,
+    ...(variants !== undefined ? { variants } : {}),
+    template: { ...step.template, id: step.template._id },
+    id: step._id,
+  }
+}
+
+// The mock has no integrations store: it answers as a new environment does, with Novu's own
+// in-app, email and SMS providers active and none for chat or push.
+const ACTIVE_CHANNELS = new Set(['in_app', 'email', 'sms'])
+const DELIVERY_CHANNELS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
+
+function integrationStatus(workflow: Workflow) {
+  const active = (channel: string) => ACTIVE_CHANNELS.has(channel)
+  const used = workflow.steps.map((s) => s.template.type).filter((t) => DELIVERY_CHANNELS.has(t))
+  return {
+    hasActiveIntegrations: used.every(active),
+    channels: {
+      in_app: { hasActiveIntegrations: active('in_app') },
+      email: { hasActiveIntegrations: active('email'), hasPrimaryIntegrations: true },
+      sms: { hasActiveIntegrations: active('sms'), hasPrimaryIntegrations: true },
+      chat: { hasActiveIntegrations: active('chat') },
+      push: { hasActiveIntegrations: active('push') },
+    },
+  }
+}
+
+/**
+ * A workflow in the list: a lean read (no `id` virtuals), the group populated, step templates
+ * reduced to `_id` and `type`, variants left out, and the integration status added.
+ */
+export function renderListItem(workflow: Workflow, group: NotificationGroup | undefined) {
+  const { steps, ...rest } = workflow
+  return {
+    ...rest,
+    steps: steps.map(({ variants: _variants, template, ...step }) => ({
+      ...step,
+      template: { _id: template._id, type: template.type },
+    })),
+    notificationGroup: group ?? null,
+    workflowIntegrationStatus: integrationStatus(workflow),
+  }
+}

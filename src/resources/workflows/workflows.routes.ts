@@ -1,0 +1,128 @@
+import { badRequest, InternalError, notFound } from '../../errors.js'
+import { isMongoId } from '../../http/rules.js'
+import { defineRoute, type AnyRoute } from '../../http/route.js'
+import { json } from '../../http/respond.js'
+import type { Environment } from '../../tenancy/environment.js'
+import { buildWorkflow } from './workflow-builder.js'
+import { renderListItem, renderWorkflow } from './workflows.render.js'
+import {
+  CreateWorkflowBodySchema,
+  ListWorkflowsQuerySchema,
+  SetStatusBodySchema,
+  WorkflowEnvelopeSchema,
+  WorkflowIdParamsSchema,
+  WorkflowListSchema,
+} from './workflows.schemas.js'
+import type { Workflow } from './workflows.types.js'
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+function listWorkflows(env: Environment, query: string | undefined) {
+  const pattern = query ? new RegExp(escapeRegExp(query), 'i') : undefined
+  const matches = (w: Workflow) =>
+    !pattern || pattern.test(w.name) || w.triggers.some((t) => pattern.test(t.identifier))
+  // Newest first; among equal timestamps, the later insert first.
+  return env.workflows
+    .live()
+    .filter(matches)
+    .reverse()
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+}
+
+/** Upstream accepts the canonical 24-hex id or, failing that, a trigger identifier. */
+function findWorkflow(env: Environment, idOrIdentifier: string) {
+  if (/^[0-9a-f]{24}$/.test(idOrIdentifier)) return env.workflows.get(idOrIdentifier)
+  return env.workflows.live().find((w) => w.triggers[0]?.identifier === idOrIdentifier)
+}
+
+/**
+ * The v1 workflow routes. Upstream serves them at /v1/workflows and at the older
+ * /v1/notification-templates, which the legacy Node SDK calls.
+ */
+export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templates'): AnyRoute[] {
+  const tags = [prefix === '/v1/workflows' ? 'Workflows' : 'Workflows (legacy path)']
+  return [
+    defineRoute({
+      method: 'GET',
+      path: prefix,
+      summary: 'List workflows, newest first',
+      tags,
+      auth: 'apiKey',
+      query: ListWorkflowsQuerySchema,
+      numericQuery: ['page', 'limit'],
+      responses: { 200: { description: 'A page of workflows (not wrapped in data)', schema: WorkflowListSchema } },
+      handler(c, { env, query }) {
+        const page = query.page ?? 0
+        const limit = query.limit ?? 10
+        if (page < 0) throw new InternalError('MongoDB refuses a negative skip')
+        const all = listWorkflows(env, query.query || undefined)
+        const data = all
+          .slice(page * limit, page * limit + limit)
+          .map((w) => renderListItem(w, env.groups.get(w._notificationGroupId)))
+        return json(c, 200, { page, data, totalCount: all.length, pageSize: limit })
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: `${prefix}/:workflowId`,
+      summary: 'Get a workflow by id or trigger identifier',
+      tags,
+      auth: 'apiKey',
+      params: WorkflowIdParamsSchema,
+      responses: {
+        200: { description: 'The workflow', schema: WorkflowEnvelopeSchema },
+        404: { description: 'Template with id <id> not found' },
+      },
+      handler(c, { env, params }) {
+        const workflow = findWorkflow(env, params.workflowId)
+        if (!workflow) throw notFound(`Template with id ${params.workflowId} not found`)
+        return json(c, 200, { data: renderWorkflow(workflow) })
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: prefix,
+      summary: 'Create a workflow',
+      tags,
+      auth: 'apiKey',
+      developmentOnly: true,
+      body: CreateWorkflowBodySchema,
+      responses: {
+        201: { description: 'The created workflow', schema: WorkflowEnvelopeSchema },
+        400: { description: 'Validation failed' },
+        401: { description: 'Production keys may not write workflows' },
+      },
+      handler(c, { env, body }) {
+        const workflow = buildWorkflow(env.workflowContext(), body, env.now())
+        env.workflows.add(workflow)
+        return json(c, 201, { data: renderWorkflow(workflow) })
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: `${prefix}/:workflowId/status`,
+      summary: 'Activate or deactivate a workflow',
+      tags,
+      auth: 'apiKey',
+      developmentOnly: true,
+      params: WorkflowIdParamsSchema,
+      body: SetStatusBodySchema,
+      responses: {
+        200: { description: 'The updated workflow', schema: WorkflowEnvelopeSchema },
+        400: { description: 'Validation failed, or the status would not change' },
+        404: { description: 'Template with id <id> not found' },
+      },
+      handler(c, { env, params, body }) {
+        // The command names the id templateId, whatever the route calls it.
+        const idProblem = isMongoId(params.workflowId, 'templateId')
+        if (idProblem) throw badRequest([idProblem])
+        const workflow = env.workflows.get(params.workflowId.toLowerCase())
+        if (!workflow) throw notFound(`Template with id ${params.workflowId} not found`)
+        if (workflow.active === body.active)
+          throw badRequest('You must provide a different status from the current status')
+        env.workflows.setStatus(workflow, body.active, env.now())
+        return json(c, 200, { data: renderWorkflow(workflow) })
+      },
+    }),
+  ]
+}

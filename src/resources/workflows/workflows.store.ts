@@ -1,0 +1,43 @@
+import type { Workflow } from './workflows.types.js'
+
+/** Workflows by id in creation order, with the set of live trigger identifiers. */
+export function createWorkflowStore(initial: Workflow[]) {
+  const byId = new Map<string, Workflow>()
+  const identifiers = new Map<string, number>()
+
+  const identifierOf = (w: Workflow) => w.triggers[0]?.identifier
+  function countIdentifier(w: Workflow, delta: number) {
+    const id = identifierOf(w)
+    if (id === undefined || w.deleted) return
+    const next = (identifiers.get(id) ?? 0) + delta
+    if (next > 0) identifiers.set(id, next)
+    else identifiers.delete(id)
+  }
+
+  function add(workflow: Workflow) {
+    byId.set(workflow._id, workflow)
+    countIdentifier(workflow, 1)
+    return workflow
+  }
+  initial.forEach(add)
+
+  return {
+    add,
+    all: (): Workflow[] => [...byId.values()],
+    /** A live (not deleted) workflow, as every read upstream excludes soft-deleted ones. */
+    get(id: string) {
+      const workflow = byId.get(id)
+      return workflow && !workflow.deleted ? workflow : undefined
+    },
+    hasIdentifier: (identifier: string) => identifiers.has(identifier),
+    live: () => [...byId.values()].filter((w) => !w.deleted),
+    setStatus(workflow: Workflow, active: boolean, at: string) {
+      workflow.active = active
+      workflow.draft = !active
+      workflow.updatedAt = at
+      return workflow
+    },
+  }
+}
+
+export type WorkflowStore = ReturnType<typeof createWorkflowStore>

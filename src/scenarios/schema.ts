@@ -1,0 +1,106 @@
+import { z } from 'zod'
+import { CHANNELS } from '../resources/messages/messages.store.js'
+
+const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
+const IsoDate = z.iso.datetime({ offset: true })
+const Count = z.number().int().min(0)
+
+export const GroupRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  name: z.string().min(1),
+  _parentId: z.string().optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
+export const TopicRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  key: z.string().min(1),
+  name: z.string().optional(),
+  subscribers: z.array(z.string()).optional(),
+})
+
+/** A workflow as POST /v1/workflows takes it, or a whole exported document (kept as is). */
+export const WorkflowRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  name: z.string().min(1),
+  notificationGroupId: ObjectId.optional(),
+  _notificationGroupId: ObjectId.optional(),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  active: z.boolean().optional(),
+  critical: z.boolean().optional(),
+  steps: z.array(z.looseObject({ template: z.looseObject({ type: z.string() }) })).optional(),
+  createdAt: IsoDate.optional(),
+})
+
+export const MessageRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  transactionId: z.string().min(1),
+  channel: z.enum(CHANNELS),
+  subscriberId: z.string().optional(),
+  workflowId: ObjectId.optional(),
+  content: z.unknown().optional(),
+  deleted: z.boolean().optional(),
+  createdAt: IsoDate.optional(),
+})
+
+export const GenerateSchema = z.strictObject({
+  notificationGroups: Count.max(1_000).default(0),
+  topics: Count.max(500_000).default(0),
+  workflows: Count.max(200_000).default(0),
+  transactions: Count.max(200_000).default(0),
+})
+
+export const DataSchema = z.strictObject({
+  notificationGroups: z.array(GroupRecordSchema).default([]),
+  topics: z.array(TopicRecordSchema).default([]),
+  workflows: z.array(WorkflowRecordSchema).default([]),
+  messages: z.array(MessageRecordSchema).default([]),
+  generate: GenerateSchema.optional(),
+})
+
+export const KeySchema = z.strictObject({
+  apiKey: z.string().min(1).max(256),
+  role: z.enum(['Development', 'Production']).default('Development'),
+  description: z.string().optional(),
+})
+
+export const ClockSchema = z.union([
+  z.strictObject({ mode: z.literal('real') }),
+  z.strictObject({ mode: z.literal('fixed'), at: IsoDate }),
+])
+
+export type GroupRecord = z.infer<typeof GroupRecordSchema>
+export type TopicRecord = z.infer<typeof TopicRecordSchema>
+export type WorkflowRecord = z.infer<typeof WorkflowRecordSchema>
+export type MessageRecord = z.infer<typeof MessageRecordSchema>
+export type ScenarioData = z.infer<typeof DataSchema>
+export type ApiKeyDeclaration = z.infer<typeof KeySchema>
+
+export const ScenarioSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64'),
+  description: z.string().default(''),
+  seed: z.union([z.string().max(256), z.number().int()]).optional(),
+  /** Start from a data set in the top-level fixtures/ folder, then add `data` to it. */
+  fixture: z.string().optional(),
+  environments: z
+    .strictObject({
+      keys: z.array(KeySchema).default([]),
+      /** Refuse undeclared keys with upstream's `401 API Key not found`. */
+      strict: z.boolean().default(false),
+    })
+    .default({ keys: [], strict: false }),
+  data: DataSchema.default({
+    notificationGroups: [],
+    topics: [],
+    workflows: [],
+    messages: [],
+  }),
+  rules: z.array(z.unknown()).default([]),
+  clock: ClockSchema.default({ mode: 'real' }),
+})
+
+export type Scenario = z.infer<typeof ScenarioSchema>

@@ -1,0 +1,47 @@
+import { serve, type ServerType } from '@hono/node-server'
+import type { AddressInfo } from 'node:net'
+import { createMock, type Mock } from './mock.js'
+import type { MockOptionsInput } from './config.js'
+import { loadFaker } from './fixtures/faker.js'
+
+export interface RunningMock extends Mock {
+  url: string
+  port: number
+  server: ServerType
+  /** Stops accepting connections and resolves once in-flight requests have finished. A second call does nothing. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the mock on a port (0 picks a free one) and resolves once it listens.
+ *
+ * @example
+ * const mock = await startMock({ port: 0 })
+ * await fetch(`${mock.url}/v1/topics`, { headers: { Authorization: 'ApiKey test' } })
+ * await mock.close()
+ */
+export async function startMock(input: MockOptionsInput = {}): Promise<RunningMock> {
+  const mock = createMock(input)
+  const { host, port } = mock.state.options
+  void loadFaker()
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: mock.app.fetch, hostname: host, port }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const address = server.address() as AddressInfo
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  let closing: Promise<void> | undefined
+  return {
+    ...mock,
+    server,
+    port: address.port,
+    url: `http://${shownHost}:${address.port}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        if ('closeIdleConnections' in server) server.closeIdleConnections()
+      })
+      return closing
+    },
+  }
+}

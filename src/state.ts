@@ -1,0 +1,54 @@
+import { DEFAULT_SEED, type MockOptions } from './config.js'
+import { createLogger, type Logger } from './log.js'
+import { createClock } from './tenancy/clock.js'
+import { createEnvironments, type EnvironmentSource, type Environments } from './tenancy/environments.js'
+import type { Role } from './tenancy/environment.js'
+import { createRng, randomUuid, type Rng } from './tenancy/prng.js'
+import { resolveScenarioData } from './scenarios/loader.js'
+import { createScenarioRegistry, type ScenarioRegistry } from './scenarios/registry.js'
+import type { Scenario } from './scenarios/schema.js'
+
+export interface MockState {
+  options: MockOptions
+  logger: Logger
+  registry: ScenarioRegistry
+  environments: Environments
+  scenario: Scenario
+  startedAt: number
+  /** Seeded, so that error ids repeat from run to run like everything else. */
+  errorRng: Rng
+  newErrorId(): string
+  now(): Date
+}
+
+/** Everything an environment is built from, derived from a scenario and the options. */
+export function compileScenario(scenario: Scenario, options: MockOptions): EnvironmentSource {
+  const keys = new Map<string, Role>(scenario.environments.keys.map((k) => [k.apiKey, k.role]))
+  return {
+    seed: options.seed ?? (scenario.seed !== undefined ? String(scenario.seed) : DEFAULT_SEED),
+    data: resolveScenarioData(scenario),
+    keys,
+    strict: scenario.environments.strict,
+    clock: createClock(scenario.clock.mode === 'fixed' ? scenario.clock.at : undefined),
+  }
+}
+
+export function createState(options: MockOptions, logger = createLogger(options.logLevel)): MockState {
+  const registry = createScenarioRegistry(options.scenariosDir)
+  const scenario = registry.load(options.scenario)
+  const source = compileScenario(scenario, options)
+  const environments = createEnvironments(source, { maxEnvironments: options.maxEnvironments })
+  const errorRng = createRng(`${source.seed}\u0000errors`)
+  const state: MockState = {
+    options,
+    logger,
+    registry,
+    environments,
+    scenario,
+    startedAt: Date.now(),
+    errorRng,
+    newErrorId: () => randomUuid(state.errorRng),
+    now: () => environments.source.clock.now(),
+  }
+  return state
+}

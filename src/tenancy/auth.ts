@@ -1,0 +1,42 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.js'
+import { ApiError, unauthorized } from '../errors.js'
+import { fakerLoaded, loadFaker } from '../fixtures/faker.js'
+import { EnvironmentLimitError, type Environments } from './environments.js'
+import type { Environment } from './environment.js'
+
+export const MAX_API_KEY_LENGTH = 256
+
+/**
+ * Upstream's UserAuthGuard for API keys. The scheme is the text before the first space,
+ * compared case-sensitively; each failure has its own 401 message.
+ */
+export function createAuthenticator(environments: Environments) {
+  return async function authenticate(c: Context<AppEnv>): Promise<Environment> {
+    const header = c.req.header('authorization')
+    if (!header) throw unauthorized('Missing authorization header')
+    const scheme = header.split(' ', 1)[0] ?? ''
+    if (scheme === 'None') throw unauthorized('Missing authorization header')
+    // The mock cannot verify dashboard JWTs: every Bearer token fails as an invalid one does.
+    if (scheme === 'Bearer') throw unauthorized()
+    if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`)
+    const apiKey = header.startsWith('ApiKey ') ? header.slice(7) : ''
+    if (!apiKey) throw unauthorized()
+    // No real key is this long; refusing it keeps a hostile header from becoming an environment.
+    if (apiKey.length > MAX_API_KEY_LENGTH) throw unauthorized('API Key not found')
+    if (!fakerLoaded()) await loadFaker()
+    let env: Environment | undefined
+    try {
+      env = environments.resolve(apiKey)
+    } catch (error) {
+      if (!(error instanceof EnvironmentLimitError)) throw error
+      throw new ApiError(503, {
+        message: `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`,
+        error: 'Service Unavailable',
+      })
+    }
+    if (!env) throw unauthorized('API Key not found')
+    c.set('env', env)
+    return env
+  }
+}

@@ -1,0 +1,95 @@
+import type { Clock } from './clock.js'
+import { DEFAULT_EPOCH } from './clock.js'
+import { createIdFactory, type IdFactory } from './ids.js'
+import { createRng, type Rng } from './prng.js'
+import { createTopicStore, type TopicStore } from '../resources/topics/topics.store.js'
+import {
+  createNotificationGroupStore,
+  type NotificationGroupStore,
+} from '../resources/notification-groups/notification-groups.store.js'
+import { createWorkflowStore, type WorkflowStore } from '../resources/workflows/workflows.store.js'
+import { createMessageStore, type MessageStore } from '../resources/messages/messages.store.js'
+import type { WorkflowContext } from '../resources/workflows/workflow-builder.js'
+import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
+import type { ScenarioData } from '../scenarios/schema.js'
+
+export type Role = 'Development' | 'Production'
+
+export interface Identity {
+  apiKey: string
+  role: Role
+  _organizationId: string
+  _environmentId: string
+  _userId: string
+  _layoutId: string
+  /** Set on Production environments: upstream's RootEnvironmentGuard refuses them workflow writes. */
+  _parentId?: string
+}
+
+export interface Environment extends Identity {
+  rng: Rng
+  newId: IdFactory
+  clock: Clock
+  groups: NotificationGroupStore
+  topics: TopicStore
+  workflows: WorkflowStore
+  messages: MessageStore
+  now(): string
+  workflowContext(): WorkflowContext
+}
+
+export interface EnvironmentSpec {
+  apiKey: string
+  role: Role
+  seed: string
+  clock: Clock
+}
+
+/** The identity and generators of an environment: the same key and seed give the same ids. */
+export function createIdentity(spec: EnvironmentSpec) {
+  const rng = createRng(`${spec.seed}\u0000${spec.apiKey}`)
+  const newId = createIdFactory(rng, Date.parse(DEFAULT_EPOCH))
+  const identity: Identity = {
+    apiKey: spec.apiKey,
+    role: spec.role,
+    _organizationId: newId(),
+    _environmentId: newId(),
+    _userId: newId(),
+    _layoutId: newId(),
+    ...(spec.role === 'Production' ? { _parentId: newId() } : {}),
+  }
+  return { identity, rng, newId }
+}
+
+export function createEnvironment(spec: EnvironmentSpec, data: ScenarioData): Environment {
+  const { identity, rng, newId } = createIdentity(spec)
+  const seeded: EnvironmentData = buildEnvironmentData({ ...identity, rng, newId, seed: spec.seed }, data)
+  return assembleEnvironment(identity, rng, newId, spec.clock, seeded)
+}
+
+export function assembleEnvironment(
+  identity: Identity,
+  rng: Rng,
+  newId: IdFactory,
+  clock: Clock,
+  data: EnvironmentData
+): Environment {
+  const workflows = createWorkflowStore(data.workflows)
+  return {
+    ...identity,
+    rng,
+    newId,
+    clock,
+    groups: createNotificationGroupStore(data.notificationGroups),
+    topics: createTopicStore(data.topics),
+    workflows,
+    messages: createMessageStore(data.messages),
+    now: () => clock.now().toISOString(),
+    workflowContext: () => ({
+      ...identity,
+      newId,
+      rng,
+      identifierTaken: (identifier) => workflows.hasIdentifier(identifier),
+    }),
+  }
+}
