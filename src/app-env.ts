@@ -1,10 +1,18 @@
+import type { HttpBindings } from '@hono/node-server'
 import type { Environment } from './tenancy/environment.js'
 
 /** What middleware hands to routes through the Hono context. */
 export interface AppEnv {
+  /** Node's request and response objects when served by @hono/node-server; absent under app.request(). */
+  Bindings: Partial<HttpBindings>
   Variables: {
     body?: unknown
     rawBody?: string
     env?: Environment
+    /** Set once a route matched, so the journal can tell unmatched requests apart. */
+    matched?: boolean
+    /** The chaos rule that fired, and the network fault it caused, if any. */
+    rule?: string
+    fault?: string
   }
 }

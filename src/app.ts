@@ -4,28 +4,25 @@ import { httpError } from './errors.js'
 import { jsonBody } from './http/body.js'
 import { renderError } from './http/render-error.js'
 import { originalUrl } from './http/respond.js'
-import { mountRoutes, type AnyRoute } from './http/route.js'
-import { messageRoutes } from './resources/messages/messages.routes.js'
-import { notificationGroupRoutes } from './resources/notification-groups/notification-groups.routes.js'
-import { topicRoutes } from './resources/topics/topics.routes.js'
-import { workflowRoutes } from './resources/workflows/workflows.routes.js'
+import { mountRoutes } from './http/route.js'
+import { NOVU_ROUTES } from './novu-routes.js'
+import { journal } from './journal/journal.middleware.js'
+import { chaos } from './chaos/chaos.middleware.js'
+import { adminAuth, ADMIN_PREFIX } from './admin/admin-auth.js'
+import { adminRoutes } from './admin/admin.routes.js'
 import type { MockState } from './state.js'
 import { createAuthenticator } from './tenancy/auth.js'
-
-/** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
-export const NOVU_ROUTES: AnyRoute[] = [
-  ...topicRoutes,
-  ...notificationGroupRoutes,
-  ...messageRoutes,
-  ...workflowRoutes('/v1/workflows'),
-  ...workflowRoutes('/v1/notification-templates'),
-]
 
 /** Wires middleware and routes; never listens. */
 export function createApp(state: MockState): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
+  const authenticate = createAuthenticator(state.environments)
+  app.use(journal(state))
+  app.use(`${ADMIN_PREFIX}/*`, adminAuth(state.options.adminToken))
+  app.use('/v1/*', chaos(state))
   app.use(jsonBody())
-  mountRoutes(app, NOVU_ROUTES, createAuthenticator(state.environments))
+  mountRoutes(app, adminRoutes(state), authenticate)
+  mountRoutes(app, NOVU_ROUTES, authenticate)
   // Express's own 404 for an unknown route or method: no auth runs first.
   app.notFound((c) => renderError(c, state, httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)))
   app.onError((error, c) => renderError(c, state, error))

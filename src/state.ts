@@ -7,6 +7,8 @@ import { createRng, randomUuid, type Rng } from './tenancy/prng.js'
 import { resolveScenarioData } from './scenarios/loader.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './scenarios/registry.js'
 import type { Scenario } from './scenarios/schema.js'
+import { createJournal, type Journal } from './journal/journal.js'
+import { createRuleSet, type RuleSet } from './chaos/rules.js'
 
 export interface MockState {
   options: MockOptions
@@ -15,6 +17,10 @@ export interface MockState {
   environments: Environments
   scenario: Scenario
   startedAt: number
+  journal: Journal
+  rules: RuleSet
+  /** Global latency in ms added to every Novu route (PUT /__admin/latency). */
+  latency: number
   /** Seeded, so that error ids repeat from run to run like everything else. */
   errorRng: Rng
   newErrorId(): string
@@ -39,6 +45,8 @@ export function createState(options: MockOptions, logger = createLogger(options.
   const source = compileScenario(scenario, options)
   const environments = createEnvironments(source, { maxEnvironments: options.maxEnvironments })
   const errorRng = createRng(`${source.seed}\u0000errors`)
+  const rules = createRuleSet({ rng: createRng(`${source.seed}\u0000chaos`), maxRules: options.maxRules })
+  rules.resetTo(scenario.rules)
   const state: MockState = {
     options,
     logger,
@@ -46,6 +54,9 @@ export function createState(options: MockOptions, logger = createLogger(options.
     environments,
     scenario,
     startedAt: Date.now(),
+    journal: createJournal(options.journalSize),
+    rules,
+    latency: options.latency,
     errorRng,
     newErrorId: () => randomUuid(state.errorRng),
     now: () => environments.source.clock.now(),

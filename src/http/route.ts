@@ -62,6 +62,7 @@ export type Authenticator = (c: Context<AppEnv>) => Promise<Environment>
 export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate: Authenticator) {
   for (const spec of routes) {
     app.on(spec.method, spec.path, async (c) => {
+      c.set('matched', true)
       const env = spec.auth === 'apiKey' ? await authenticate(c) : (undefined as unknown as Environment)
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')

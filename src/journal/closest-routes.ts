@@ -1,0 +1,24 @@
+import { NOVU_ROUTES } from '../novu-routes.js'
+
+const segments = (path: string) => path.split('/').filter(Boolean)
+
+function similarity(method: string, path: string[], route: { method: string; path: string }): number {
+  const candidate = segments(route.path)
+  let score = route.method === method ? 1 : 0
+  for (let i = 0; i < Math.min(path.length, candidate.length); i++) {
+    const want = candidate[i] ?? ''
+    if (want === path[i]) score += 3
+    else if (want.startsWith(':')) score += 2
+    else break
+  }
+  return score - Math.abs(path.length - candidate.length)
+}
+
+/** The three served routes nearest to an unmatched request, to show in the journal. */
+export function closestRoutes(method: string, path: string): string[] {
+  const parts = segments(path)
+  return NOVU_ROUTES.map((route) => ({ route, score: similarity(method, parts, route) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map(({ route }) => `${route.method} ${route.path}`)
+}

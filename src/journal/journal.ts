@@ -1,0 +1,114 @@
+/** One recorded request and what the mock answered. */
+export interface JournalEntry {
+  id: number
+  at: string
+  method: string
+  path: string
+  query: Record<string, string | string[]>
+  headers: Record<string, string>
+  body?: string
+  bodyTruncated?: boolean
+  /** The API key, redacted; the environment's id when one was resolved. */
+  apiKey?: string
+  environmentId?: string
+  status: number
+  durationMs: number
+  /** The id of the chaos rule that fired, if any, and the fault it produced. */
+  rule?: string
+  fault?: string
+  matched: boolean
+  closestRoutes?: string[]
+}
+
+export interface JournalFilter {
+  method?: string
+  path?: string
+  status?: string
+  apiKey?: string
+  since?: string
+  matched?: boolean
+  limit?: number
+}
+
+interface Slot {
+  entry: JournalEntry
+  /** The full key, kept for filtering and never returned. */
+  key?: string
+}
+
+/** Turns `/v1/workflows/:id/status` or `/v1/topics*` into a matcher; a plain path matches exactly. */
+export function pathMatcher(pattern: string): (path: string) => boolean {
+  if (!/[:*]/.test(pattern)) return (path) => path === pattern
+  const source = pattern
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')))
+    .join('/')
+  const regex = new RegExp(`^${source}$`)
+  return (path) => regex.test(path)
+}
+
+/** `200`, or a class such as `4xx`. */
+function statusMatcher(status: string): (code: number) => boolean {
+  const klass = /^([1-5])xx$/i.exec(status)
+  if (klass) return (code) => Math.floor(code / 100) === Number(klass[1])
+  return (code) => String(code) === status
+}
+
+/**
+ * A ring buffer of the last `capacity` requests: memory stays flat whatever the load, because
+ * each entry is bounded in size and the oldest is overwritten.
+ */
+export function createJournal(capacity: number) {
+  let slots: (Slot | undefined)[] = new Array(capacity)
+  let next = 0
+  let total = 0
+  let nextId = 1
+
+  function select(filter: JournalFilter): Slot[] {
+    const method = filter.method?.toUpperCase()
+    const path = filter.path ? pathMatcher(filter.path) : undefined
+    const status = filter.status ? statusMatcher(filter.status) : undefined
+    const since = filter.since ? Date.parse(filter.since) : undefined
+    const out: Slot[] = []
+    const held = Math.min(total, capacity)
+    for (let i = 1; i <= held; i++) {
+      const slot = slots[(next - i + capacity) % capacity]
+      if (!slot) continue
+      const { entry } = slot
+      if (method && entry.method !== method) continue
+      if (path && !path(entry.path)) continue
+      if (status && !status(entry.status)) continue
+      if (filter.apiKey !== undefined && slot.key !== filter.apiKey) continue
+      if (since !== undefined && Date.parse(entry.at) < since) continue
+      if (filter.matched !== undefined && entry.matched !== filter.matched) continue
+      out.push(slot)
+    }
+    return out
+  }
+
+  return {
+    capacity,
+    record(entry: Omit<JournalEntry, 'id'>, key?: string): JournalEntry | undefined {
+      if (capacity === 0) return undefined
+      const full = { id: nextId++, ...entry }
+      slots[next] = { entry: full, key }
+      next = (next + 1) % capacity
+      total++
+      return full
+    },
+    /** Newest first. */
+    list(filter: JournalFilter = {}): JournalEntry[] {
+      const found = select(filter).map((s) => s.entry)
+      return filter.limit !== undefined ? found.slice(0, filter.limit) : found
+    },
+    count: (filter: JournalFilter = {}) => select(filter).length,
+    size: () => Math.min(total, capacity),
+    clear() {
+      slots = new Array(capacity)
+      next = 0
+      total = 0
+    },
+  }
+}
+
+export type Journal = ReturnType<typeof createJournal>
