@@ -1,8 +1,53 @@
-import type { AnyRoute } from '../http/route.js'
+import { defineRoute, type AnyRoute } from '../http/route.js'
+import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import { ruleRoutes } from '../chaos/rules.routes.js'
+import { requestRoutes } from '../journal/requests.routes.js'
+import { NOVU_ROUTES } from '../novu-routes.js'
+import { buildOpenApiDocument } from '../openapi.js'
+import { HealthSchema } from './admin.schemas.js'
+import { scenarioRoutes } from './scenario.routes.js'
+import { stateRoutes } from './state.routes.js'
+import { VERSION } from './version.js'
 
 /** Every control-plane route under /__admin. */
 export function adminRoutes(state: MockState): AnyRoute[] {
-  return [...ruleRoutes(state)]
+  const routes: AnyRoute[] = [
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/health',
+      summary: 'Liveness and readiness, for Docker health checks and test setups',
+      tags: ['admin'],
+      auth: 'admin',
+      responses: { 200: { description: 'Up', schema: HealthSchema } },
+      handler: (c) =>
+        json(c, 200, {
+          status: 'ok',
+          version: VERSION,
+          uptimeMs: Math.round(Date.now() - state.startedAt),
+          scenario: state.scenario.name,
+          environments: state.environments.size(),
+        }),
+    }),
+    ...scenarioRoutes(state),
+    ...stateRoutes(state),
+    ...requestRoutes(state),
+    ...ruleRoutes(state),
+  ]
+  let document: unknown
+  routes.push(
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/openapi.json',
+      summary: 'The OpenAPI document of the whole mock',
+      tags: ['admin'],
+      auth: 'admin',
+      responses: { 200: { description: 'OpenAPI 3.1' } },
+      handler(c) {
+        document ??= buildOpenApiDocument([...NOVU_ROUTES, ...routes])
+        return json(c, 200, document)
+      },
+    })
+  )
+  return routes
 }

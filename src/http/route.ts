@@ -66,9 +66,10 @@ export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate:
       const env = spec.auth === 'apiKey' ? await authenticate(c) : (undefined as unknown as Environment)
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')
-      const params = spec.params ? validate(spec.params, c.req.param()) : c.req.param()
-      const query = spec.query ? validate(spec.query, readQuery(c, spec.numericQuery)) : {}
-      const body = spec.body ? validate(spec.body, asObject(c.get('body'))) : c.get('body')
+      const admin = spec.auth === 'admin'
+      const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
+      const query = spec.query ? validate(spec.query, readQuery(c, spec.numericQuery), admin) : {}
+      const body = spec.body ? validate(spec.body, admin ? c.get('body') ?? {} : asObject(c.get('body')), admin) : c.get('body')
       return spec.handler(c, { env, params, query, body })
     })
   }

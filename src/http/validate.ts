@@ -35,9 +35,16 @@ export function field(
   return options.optional ? schema.optional() : schema
 }
 
-/** Validates one request part; a failure is upstream's 400 with every message in order. */
-export function validate(schema: z.ZodType, value: unknown): unknown {
+/**
+ * Validates one request part; a failure is upstream's 400 with every message in order. The
+ * control plane's own schemas name the field in each message (`match.path: ...`).
+ */
+export function validate(schema: z.ZodType, value: unknown, withPaths = false): unknown {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  throw badRequest(result.error.issues.map((issue) => issue.message))
+  throw badRequest(
+    result.error.issues.map((issue) =>
+      withPaths && issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+    )
+  )
 }

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+
+export const ApiKeyQuerySchema = z.object({
+  apiKey: z.string().min(1).max(256).meta({ description: 'the API key whose environment is meant' }),
+})
+
+export const OptionalApiKeyQuerySchema = z.object({
+  apiKey: z.string().min(1).max(256).optional().meta({ description: 'only this key\'s environment' }),
+})
+
+export const LoadScenarioBodySchema = z
+  .strictObject({
+    name: z.string().min(1).optional().meta({ description: 'a built-in or SCENARIOS_DIR scenario' }),
+    scenario: z.record(z.string(), z.unknown()).optional().meta({ description: 'a whole scenario, inline' }),
+  })
+  .refine((b) => (b.name === undefined) !== (b.scenario === undefined), {
+    message: 'give either "name" or "scenario", not both',
+  })
+
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  uptimeMs: z.number(),
+  scenario: z.string(),
+  environments: z.number(),
+})
+
+export const ScenarioSummarySchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  source: z.enum(['builtin', 'user']),
+})

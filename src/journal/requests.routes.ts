@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import { defineRoute, type AnyRoute } from '../http/route.js'
+import { json } from '../http/respond.js'
+import type { MockState } from '../state.js'
+import type { JournalFilter } from './journal.js'
+
+const tags = ['admin']
+
+export const JournalFilterSchema = z.object({
+  method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
+  path: z.string().max(2048).optional().meta({ description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*' }),
+  status: z.string().regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx').optional(),
+  apiKey: z.string().max(256).optional().meta({ description: 'only requests made with this key' }),
+  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'ISO time; only requests at or after it' }),
+  matched: z.enum(['true', 'false']).optional().meta({ description: 'false: requests that matched no route' }),
+  limit: z.string().regex(/^\d+$/, 'a whole number').optional().meta({ description: 'at most this many, newest first (default 100)' }),
+})
+
+type FilterQuery = z.infer<typeof JournalFilterSchema>
+
+function toFilter(query: FilterQuery, withLimit: boolean): JournalFilter {
+  return {
+    method: query.method,
+    path: query.path,
+    status: query.status,
+    apiKey: query.apiKey,
+    since: query.since,
+    matched: query.matched === undefined ? undefined : query.matched === 'true',
+    limit: withLimit ? Number(query.limit ?? 100) : undefined,
+  }
+}
+
+const EntrySchema = z.looseObject({
+  id: z.number(),
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number(),
+  durationMs: z.number(),
+  matched: z.boolean(),
+})
+
+export function requestRoutes(state: MockState): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/requests',
+      summary: 'Read the request journal, newest first, with filters',
+      tags,
+      auth: 'admin',
+      query: JournalFilterSchema,
+      responses: {
+        200: {
+          description: 'Matching entries',
+          schema: z.object({ data: z.array(EntrySchema), totalCount: z.number(), capacity: z.number() }),
+        },
+      },
+      handler(c, { query }) {
+        const filter = toFilter(query, true)
+        const data = state.journal.list(filter)
+        return json(c, 200, { data, totalCount: state.journal.count(filter), capacity: state.journal.capacity })
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/requests/count',
+      summary: 'Count journal entries with the same filters',
+      tags,
+      auth: 'admin',
+      query: JournalFilterSchema,
+      responses: { 200: { description: 'The count', schema: z.object({ count: z.number() }) } },
+      handler: (c, { query }) => json(c, 200, { count: state.journal.count(toFilter(query, false)) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/__admin/requests',
+      summary: 'Clear the journal',
+      tags,
+      auth: 'admin',
+      responses: { 200: { description: 'Cleared', schema: z.object({ cleared: z.number() }) } },
+      handler(c) {
+        const cleared = state.journal.size()
+        state.journal.clear()
+        return json(c, 200, { cleared })
+      },
+    }),
+  ]
+}

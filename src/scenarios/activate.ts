@@ -1,0 +1,40 @@
+import { createClock } from '../tenancy/clock.js'
+import { createEnvironment } from '../tenancy/environment.js'
+import { createRng } from '../tenancy/prng.js'
+import { compileScenario, type MockState } from '../state.js'
+import type { Scenario } from './schema.js'
+
+/** The key a dry run builds its probe environment with; no request can use it (it has a NUL). */
+const PROBE_KEY = '\u0000probe'
+
+/**
+ * Checks that a scenario builds, then makes it the active one and resets every environment to
+ * it. All checks run before anything changes: a bad scenario leaves the running state as it was.
+ */
+export function activateScenario(state: MockState, scenario: Scenario): void {
+  const source = compileScenario(scenario, state.options)
+  // Explicit records are built once now, so that a bad one is refused here, not on first use.
+  const explicitOnly = { ...source.data, generate: undefined }
+  createEnvironment({ apiKey: PROBE_KEY, role: 'Development', seed: source.seed, clock: createClock() }, explicitOnly)
+  state.rules.resetTo(scenario.rules)
+  state.scenario = scenario
+  state.environments.load(source)
+  state.journal.clear()
+  state.errorRng = createRng(`${source.seed}\u0000errors`)
+}
+
+/**
+ * Rebuilds every environment from the active scenario and clears the journal and the rules the
+ * scenario did not declare; with a key, rebuilds only that key's environment.
+ */
+export function resetState(state: MockState, apiKey?: string): void {
+  if (apiKey !== undefined) {
+    state.environments.reset(apiKey)
+    return
+  }
+  state.environments.reset()
+  state.rules.resetTo(state.scenario.rules)
+  state.journal.clear()
+  state.latency = state.options.latency
+  state.errorRng = createRng(`${state.environments.source.seed}\u0000errors`)
+}
