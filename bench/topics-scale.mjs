@@ -22,14 +22,24 @@ async function timePerRequest(app, path, rounds) {
 export async function topicsScale({ rounds = 5000 } = {}) {
   const rows = []
   for (const count of [100, 100_000]) {
-    const { app } = createMock({ scenario: scenario(`topics-${count}`, count), scenariosDir: dir, logLevel: 'silent' })
+    const { app } = createMock({
+      scenario: scenario(`topics-${count}`, count),
+      scenariosDir: dir,
+      logLevel: 'silent',
+    })
     await app.request('/v1/topics', { headers: { Authorization: 'ApiKey bench' } })
     const lastPage = Math.floor((count - 1) / 10)
     rows.push({
       topics: count,
-      'first page (µs)': (await timePerRequest(app, '/v1/topics?page=0&pageSize=10', rounds)).toFixed(1),
-      'last page (µs)': (await timePerRequest(app, `/v1/topics?page=${lastPage}&pageSize=10`, rounds)).toFixed(1),
-      'key filter (µs)': (await timePerRequest(app, '/v1/topics?key=beta-testers-1', rounds)).toFixed(1),
+      'first page (µs)': (
+        await timePerRequest(app, '/v1/topics?page=0&pageSize=10', rounds)
+      ).toFixed(1),
+      'last page (µs)': (
+        await timePerRequest(app, `/v1/topics?page=${lastPage}&pageSize=10`, rounds)
+      ).toFixed(1),
+      'key filter (µs)': (
+        await timePerRequest(app, '/v1/topics?key=beta-testers-1', rounds)
+      ).toFixed(1),
     })
   }
   return rows

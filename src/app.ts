@@ -24,7 +24,9 @@ export function createApp(state: MockState): Hono<AppEnv> {
   mountRoutes(app, adminRoutes(state), authenticate)
   mountRoutes(app, NOVU_ROUTES, authenticate)
   // Express's own 404 for an unknown route or method: no auth runs first.
-  app.notFound((c) => renderError(c, state, httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)))
+  app.notFound((c) =>
+    renderError(c, state, httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`))
+  )
   app.onError((error, c) => renderError(c, state, error))
   return app
 }

@@ -10,13 +10,19 @@ export interface Logger {
 }
 
 /** One JSON object per line on stderr, so stdout stays free for the start-up banner. */
-export function createLogger(level: LogLevel, write = (line: string) => process.stderr.write(line)): Logger {
+export function createLogger(
+  level: LogLevel,
+  write = (line: string) => process.stderr.write(line)
+): Logger {
   return {
     level,
     enabled: (at) => RANK[at] <= RANK[level],
     log(at, message, fields = {}) {
       if (RANK[at] > RANK[level]) return
-      write(JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...fields }) + '\n')
+      write(
+        JSON.stringify({ time: new Date().toISOString(), level: at, msg: message, ...fields }) +
+          '\n'
+      )
     },
   }
 }

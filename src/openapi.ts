@@ -5,7 +5,11 @@ import { VERSION } from './admin/version.js'
 type JsonSchema = Record<string, unknown>
 
 const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    reused: 'inline',
+  }) as JsonSchema
   return rest
 }
 
@@ -14,9 +18,15 @@ export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '
 
 function parameters(route: AnyRoute) {
   const out: JsonSchema[] = []
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue
-    const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] }
+    const json = toSchema(schema, 'input') as {
+      properties?: Record<string, JsonSchema>
+      required?: string[]
+    }
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       const { description, ...rest } = property
       out.push({
@@ -36,7 +46,9 @@ function operation(route: AnyRoute) {
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      ...(response.schema ? { content: { 'application/json': { schema: toSchema(response.schema, 'output') } } } : {}),
+      ...(response.schema
+        ? { content: { 'application/json': { schema: toSchema(response.schema, 'output') } } }
+        : {}),
     }
   }
   return {
@@ -46,7 +58,12 @@ function operation(route: AnyRoute) {
     security: [{ [route.auth === 'apiKey' ? 'ApiKey' : 'AdminToken']: [] }],
     ...(parameters(route).length ? { parameters: parameters(route) } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   }
@@ -71,7 +88,12 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'ApiKey <key>' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'ApiKey <key>',
+        },
         AdminToken: { type: 'http', scheme: 'bearer', description: 'only when ADMIN_TOKEN is set' },
       },
     },

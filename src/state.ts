@@ -1,7 +1,11 @@
 import { DEFAULT_SEED, type MockOptions } from './config.js'
 import { createLogger, type Logger } from './log.js'
 import { createClock } from './tenancy/clock.js'
-import { createEnvironments, type EnvironmentSource, type Environments } from './tenancy/environments.js'
+import {
+  createEnvironments,
+  type EnvironmentSource,
+  type Environments,
+} from './tenancy/environments.js'
 import type { Role } from './tenancy/environment.js'
 import { createRng, randomUuid, type Rng } from './tenancy/prng.js'
 import { resolveScenarioData } from './scenarios/loader.js'
@@ -39,13 +43,19 @@ export function compileScenario(scenario: Scenario, options: MockOptions): Envir
   }
 }
 
-export function createState(options: MockOptions, logger = createLogger(options.logLevel)): MockState {
+export function createState(
+  options: MockOptions,
+  logger = createLogger(options.logLevel)
+): MockState {
   const registry = createScenarioRegistry(options.scenariosDir)
   const scenario = registry.load(options.scenario)
   const source = compileScenario(scenario, options)
   const environments = createEnvironments(source, { maxEnvironments: options.maxEnvironments })
   const errorRng = createRng(`${source.seed}\u0000errors`)
-  const rules = createRuleSet({ rng: createRng(`${source.seed}\u0000chaos`), maxRules: options.maxRules })
+  const rules = createRuleSet({
+    rng: createRng(`${source.seed}\u0000chaos`),
+    maxRules: options.maxRules,
+  })
   rules.resetTo(scenario.rules)
   const state: MockState = {
     options,

@@ -1,17 +1,33 @@
 import { z } from 'zod'
 
 export const ApiKeyQuerySchema = z.object({
-  apiKey: z.string().min(1).max(256).meta({ description: 'the API key whose environment is meant' }),
+  apiKey: z
+    .string()
+    .min(1)
+    .max(256)
+    .meta({ description: 'the API key whose environment is meant' }),
 })
 
 export const OptionalApiKeyQuerySchema = z.object({
-  apiKey: z.string().min(1).max(256).optional().meta({ description: 'only this key\'s environment' }),
+  apiKey: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: "only this key's environment" }),
 })
 
 export const LoadScenarioBodySchema = z
   .strictObject({
-    name: z.string().min(1).optional().meta({ description: 'a built-in or SCENARIOS_DIR scenario' }),
-    scenario: z.record(z.string(), z.unknown()).optional().meta({ description: 'a whole scenario, inline' }),
+    name: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'a built-in or SCENARIOS_DIR scenario' }),
+    scenario: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'a whole scenario, inline' }),
   })
   .refine((b) => (b.name === undefined) !== (b.scenario === undefined), {
     message: 'give either "name" or "scenario", not both',

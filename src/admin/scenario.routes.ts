@@ -3,9 +3,18 @@ import { ApiError, badRequest, httpError } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import { activateScenario, resetState } from '../scenarios/activate.js'
-import { BUILTIN_SCENARIOS_DIR, readScenarioFile, ScenarioError, validateScenario } from '../scenarios/loader.js'
+import {
+  BUILTIN_SCENARIOS_DIR,
+  readScenarioFile,
+  ScenarioError,
+  validateScenario,
+} from '../scenarios/loader.js'
 import type { MockState } from '../state.js'
-import { LoadScenarioBodySchema, OptionalApiKeyQuerySchema, ScenarioSummarySchema } from './admin.schemas.js'
+import {
+  LoadScenarioBodySchema,
+  OptionalApiKeyQuerySchema,
+  ScenarioSummarySchema,
+} from './admin.schemas.js'
 
 const tags = ['admin']
 
@@ -25,7 +34,12 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
       summary: 'List the scenarios that can be loaded',
       tags,
       auth: 'admin',
-      responses: { 200: { description: 'Built-in and SCENARIOS_DIR scenarios', schema: z.object({ data: z.array(ScenarioSummarySchema) }) } },
+      responses: {
+        200: {
+          description: 'Built-in and SCENARIOS_DIR scenarios',
+          schema: z.object({ data: z.array(ScenarioSummarySchema) }),
+        },
+      },
       handler(c) {
         const data = state.registry.list().map((file) => {
           let description = ''
@@ -58,12 +72,17 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
       body: LoadScenarioBodySchema,
       responses: {
         200: { description: 'Loaded; the active scenario' },
-        400: { description: 'The scenario is not valid: every problem with its path; nothing changed' },
+        400: {
+          description: 'The scenario is not valid: every problem with its path; nothing changed',
+        },
         404: { description: 'No scenario of that name' },
       },
       handler(c, { body }) {
         try {
-          const scenario = body.name !== undefined ? state.registry.load(body.name) : validateScenario(body.scenario)
+          const scenario =
+            body.name !== undefined
+              ? state.registry.load(body.name)
+              : validateScenario(body.scenario)
           activateScenario(state, scenario)
         } catch (error) {
           if (error instanceof ApiError) throw error
@@ -82,7 +101,12 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
       responses: { 200: { description: 'Reset done' } },
       handler(c, { query }) {
         resetState(state, query.apiKey)
-        return json(c, 200, { data: { reset: query.apiKey === undefined ? 'all' : 'environment', scenario: state.scenario.name } })
+        return json(c, 200, {
+          data: {
+            reset: query.apiKey === undefined ? 'all' : 'environment',
+            scenario: state.scenario.name,
+          },
+        })
       },
     }),
   ]

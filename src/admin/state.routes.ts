@@ -3,7 +3,7 @@ import { notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import { scenarioFailure } from './scenario.routes.js'
-import { DataSchema } from '../scenarios/schema.js'
+import { DataSchema, type ScenarioData } from '../scenarios/schema.js'
 import { issuesToProblems, ScenarioError } from '../scenarios/loader.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
@@ -28,21 +28,52 @@ export function exportEnvironment(env: Environment) {
 
 export function importEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
-  if (!parsed.success) scenarioFailure(new ScenarioError('the state is not valid', issuesToProblems(parsed.error.issues)))
+  if (!parsed.success)
+    scenarioFailure(
+      new ScenarioError('the state is not valid', issuesToProblems(parsed.error.issues))
+    )
   const source = state.environments.source
   const role = source.keys.get(apiKey) ?? 'Development'
-  const { identity, rng, newId } = createIdentity({ apiKey, role, seed: source.seed, clock: source.clock })
+  const { identity, rng, newId } = createIdentity({
+    apiKey,
+    role,
+    seed: source.seed,
+    clock: source.clock,
+  })
   try {
-    const data = buildEnvironmentData({ ...identity, rng, newId, seed: source.seed }, parsed.data)
+    const data = buildEnvironmentData(
+      { ...identity, rng, newId, seed: source.seed },
+      withRawRecords(parsed.data, raw)
+    )
     return assembleEnvironment(identity, rng, newId, source.clock, data)
   } catch (error) {
     return scenarioFailure(error)
   }
 }
 
+/**
+ * The records as sent, once validated: zod rebuilds objects with its declared keys first, and an
+ * export fed back in must keep every document's key order to answer byte for byte the same.
+ */
+function withRawRecords(data: ScenarioData, raw: unknown): ScenarioData {
+  const sent = raw as Partial<Record<keyof ScenarioData, unknown>>
+  const keep = <K extends 'notificationGroups' | 'topics' | 'workflows' | 'messages'>(key: K) =>
+    (Array.isArray(sent[key]) ? sent[key] : data[key]) as ScenarioData[K]
+  return {
+    ...data,
+    notificationGroups: keep('notificationGroups'),
+    topics: keep('topics'),
+    workflows: keep('workflows'),
+    messages: keep('messages'),
+  }
+}
+
 function environmentFor(state: MockState, apiKey: string): Environment {
   const env = state.environments.resolve(apiKey)
-  if (!env) throw notFound(`No environment for this API key: the scenario is strict and does not declare it`)
+  if (!env)
+    throw notFound(
+      `No environment for this API key: the scenario is strict and does not declare it`
+    )
   return env
 }
 
@@ -55,8 +86,14 @@ export function stateRoutes(state: MockState): AnyRoute[] {
       tags,
       auth: 'admin',
       query: ApiKeyQuerySchema,
-      responses: { 200: { description: 'notificationGroups, topics, workflows and messages', schema: z.record(z.string(), z.array(z.unknown())) } },
-      handler: (c, { query }) => json(c, 200, exportEnvironment(environmentFor(state, query.apiKey))),
+      responses: {
+        200: {
+          description: 'notificationGroups, topics, workflows and messages',
+          schema: z.record(z.string(), z.array(z.unknown())),
+        },
+      },
+      handler: (c, { query }) =>
+        json(c, 200, exportEnvironment(environmentFor(state, query.apiKey))),
     }),
     defineRoute({
       method: 'PUT',

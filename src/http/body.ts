@@ -4,10 +4,20 @@ import { ApiError, badRequest, REASON } from '../errors.js'
 export const SMALL_BODY_LIMIT = 100 * 1024
 export const LARGE_BODY_LIMIT = 20 * 1024 * 1024
 // Upstream raises the JSON limit to 20 MB on these prefixes and keeps 100 kB elsewhere.
-const LARGE_BODY_PREFIXES = ['/v1/events', '/v1/notification-templates', '/v1/workflows', '/v1/layouts', '/v1/bridge/sync', '/v1/bridge/diff', '/__admin']
+const LARGE_BODY_PREFIXES = [
+  '/v1/events',
+  '/v1/notification-templates',
+  '/v1/workflows',
+  '/v1/layouts',
+  '/v1/bridge/sync',
+  '/v1/bridge/diff',
+  '/__admin',
+]
 
 export function bodyLimitFor(path: string): number {
-  return LARGE_BODY_PREFIXES.some((prefix) => path.startsWith(prefix)) ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT
+  return LARGE_BODY_PREFIXES.some((prefix) => path.startsWith(prefix))
+    ? LARGE_BODY_LIMIT
+    : SMALL_BODY_LIMIT
 }
 
 function tooLarge(): ApiError {

@@ -14,11 +14,19 @@ export function renderError(c: Context, state: MockState, error: unknown): Respo
   const timestamp = state.now().toISOString()
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
-    return json(c, error.status as ContentfulStatusCode, errorBody(error.status, path, timestamp, error.payload))
+    return json(
+      c,
+      error.status as ContentfulStatusCode,
+      errorBody(error.status, path, timestamp, error.payload)
+    )
   }
   if (error instanceof HTTPException && error.status < 500) {
     const reason = REASON[error.status] ?? 'Error'
-    return json(c, error.status, errorBody(error.status, path, timestamp, { message: error.message || reason, error: reason }))
+    return json(
+      c,
+      error.status,
+      errorBody(error.status, path, timestamp, { message: error.message || reason, error: reason })
+    )
   }
   const errorId = state.newErrorId()
   if (!(error instanceof InternalError))

@@ -63,13 +63,16 @@ export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate:
   for (const spec of routes) {
     app.on(spec.method, spec.path, async (c) => {
       c.set('matched', true)
-      const env = spec.auth === 'apiKey' ? await authenticate(c) : (undefined as unknown as Environment)
+      const env =
+        spec.auth === 'apiKey' ? await authenticate(c) : (undefined as unknown as Environment)
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')
       const admin = spec.auth === 'admin'
       const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
       const query = spec.query ? validate(spec.query, readQuery(c, spec.numericQuery), admin) : {}
-      const body = spec.body ? validate(spec.body, admin ? c.get('body') ?? {} : asObject(c.get('body')), admin) : c.get('body')
+      const body = spec.body
+        ? validate(spec.body, admin ? (c.get('body') ?? {}) : asObject(c.get('body')), admin)
+        : c.get('body')
       return spec.handler(c, { env, params, query, body })
     })
   }

@@ -47,7 +47,8 @@ export const isEnum =
 
 /** `@ValidateNested()` without `@Type`: only the container kind is checked, not the members. */
 export const nestedObjects: Check = (v, p) => {
-  if (v === null || typeof v !== 'object') return `nested property ${p} must be either object or array`
+  if (v === null || typeof v !== 'object')
+    return `nested property ${p} must be either object or array`
   if (!Array.isArray(v)) return undefined
   const bad = v.findIndex((item) => item === null || typeof item !== 'object')
   // Nest prefixes a child's message with its parent path; upstream's exact text is unverified.

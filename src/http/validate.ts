@@ -44,7 +44,9 @@ export function validate(schema: z.ZodType, value: unknown, withPaths = false): 
   if (result.success) return result.data
   throw badRequest(
     result.error.issues.map((issue) =>
-      withPaths && issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+      withPaths && issue.path.length
+        ? `${issue.path.map(String).join('.')}: ${issue.message}`
+        : issue.message
     )
   )
 }

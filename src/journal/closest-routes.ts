@@ -2,7 +2,11 @@ import { NOVU_ROUTES } from '../novu-routes.js'
 
 const segments = (path: string) => path.split('/').filter(Boolean)
 
-function similarity(method: string, path: string[], route: { method: string; path: string }): number {
+function similarity(
+  method: string,
+  path: string[],
+  route: { method: string; path: string }
+): number {
   const candidate = segments(route.path)
   let score = route.method === method ? 1 : 0
   for (let i = 0; i < Math.min(path.length, candidate.length); i++) {

@@ -41,7 +41,11 @@ export function pathMatcher(pattern: string): (path: string) => boolean {
   if (!/[:*]/.test(pattern)) return (path) => path === pattern
   const source = pattern
     .split('/')
-    .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')))
+    .map((part) =>
+      part.startsWith(':')
+        ? '[^/]+'
+        : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')
+    )
     .join('/')
   const regex = new RegExp(`^${source}$`)
   return (path) => regex.test(path)

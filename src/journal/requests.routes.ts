@@ -8,12 +8,31 @@ const tags = ['admin']
 
 export const JournalFilterSchema = z.object({
   method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
-  path: z.string().max(2048).optional().meta({ description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*' }),
-  status: z.string().regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx').optional(),
+  path: z
+    .string()
+    .max(2048)
+    .optional()
+    .meta({
+      description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
+    }),
+  status: z
+    .string()
+    .regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx')
+    .optional(),
   apiKey: z.string().max(256).optional().meta({ description: 'only requests made with this key' }),
-  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'ISO time; only requests at or after it' }),
-  matched: z.enum(['true', 'false']).optional().meta({ description: 'false: requests that matched no route' }),
-  limit: z.string().regex(/^\d+$/, 'a whole number').optional().meta({ description: 'at most this many, newest first (default 100)' }),
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'ISO time; only requests at or after it' }),
+  matched: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'false: requests that matched no route' }),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'a whole number')
+    .optional()
+    .meta({ description: 'at most this many, newest first (default 100)' }),
 })
 
 type FilterQuery = z.infer<typeof JournalFilterSchema>
@@ -52,13 +71,21 @@ export function requestRoutes(state: MockState): AnyRoute[] {
       responses: {
         200: {
           description: 'Matching entries',
-          schema: z.object({ data: z.array(EntrySchema), totalCount: z.number(), capacity: z.number() }),
+          schema: z.object({
+            data: z.array(EntrySchema),
+            totalCount: z.number(),
+            capacity: z.number(),
+          }),
         },
       },
       handler(c, { query }) {
         const filter = toFilter(query, true)
         const data = state.journal.list(filter)
-        return json(c, 200, { data, totalCount: state.journal.count(filter), capacity: state.journal.capacity })
+        return json(c, 200, {
+          data,
+          totalCount: state.journal.count(filter),
+          capacity: state.journal.capacity,
+        })
       },
     }),
     defineRoute({
@@ -69,7 +96,8 @@ export function requestRoutes(state: MockState): AnyRoute[] {
       auth: 'admin',
       query: JournalFilterSchema,
       responses: { 200: { description: 'The count', schema: z.object({ count: z.number() }) } },
-      handler: (c, { query }) => json(c, 200, { count: state.journal.count(toFilter(query, false)) }),
+      handler: (c, { query }) =>
+        json(c, 200, { count: state.journal.count(toFilter(query, false)) }),
     }),
     defineRoute({
       method: 'DELETE',

@@ -15,7 +15,10 @@ export function activateScenario(state: MockState, scenario: Scenario): void {
   const source = compileScenario(scenario, state.options)
   // Explicit records are built once now, so that a bad one is refused here, not on first use.
   const explicitOnly = { ...source.data, generate: undefined }
-  createEnvironment({ apiKey: PROBE_KEY, role: 'Development', seed: source.seed, clock: createClock() }, explicitOnly)
+  createEnvironment(
+    { apiKey: PROBE_KEY, role: 'Development', seed: source.seed, clock: createClock() },
+    explicitOnly
+  )
   state.rules.resetTo(scenario.rules)
   state.scenario = scenario
   state.environments.load(source)

@@ -68,7 +68,10 @@ export function listScenarioFiles(dirs: string[]): ScenarioFile[] {
     for (const entry of readdirSync(dir).sort()) {
       const ext = extname(entry)
       if (!EXTENSIONS.includes(ext)) continue
-      byName.set(entry.slice(0, -ext.length), { name: entry.slice(0, -ext.length), file: join(dir, entry) })
+      byName.set(entry.slice(0, -ext.length), {
+        name: entry.slice(0, -ext.length),
+        file: join(dir, entry),
+      })
     }
   }
   return [...byName.values()]
@@ -95,6 +98,8 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
     topics: [...base.topics, ...own.topics],
     workflows: [...base.workflows, ...own.workflows],
     messages: [...base.messages, ...own.messages],
-    ...(own.generate || base.generate ? { generate: { ...base.generate, ...own.generate } as ScenarioData['generate'] } : {}),
+    ...(own.generate || base.generate
+      ? { generate: { ...base.generate, ...own.generate } as ScenarioData['generate'] }
+      : {}),
   }
 }

@@ -63,7 +63,10 @@ export function createIdentity(spec: EnvironmentSpec) {
 
 export function createEnvironment(spec: EnvironmentSpec, data: ScenarioData): Environment {
   const { identity, rng, newId } = createIdentity(spec)
-  const seeded: EnvironmentData = buildEnvironmentData({ ...identity, rng, newId, seed: spec.seed }, data)
+  const seeded: EnvironmentData = buildEnvironmentData(
+    { ...identity, rng, newId, seed: spec.seed },
+    data
+  )
   return assembleEnvironment(identity, rng, newId, spec.clock, seeded)
 }
 

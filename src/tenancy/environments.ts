@@ -21,7 +21,10 @@ export class EnvironmentLimitError extends Error {
  * One environment per API key, built on first use from the active scenario with a seed derived
  * from the global seed and the key: parallel tests that use different keys never share data.
  */
-export function createEnvironments(initial: EnvironmentSource, options: { maxEnvironments: number }) {
+export function createEnvironments(
+  initial: EnvironmentSource,
+  options: { maxEnvironments: number }
+) {
   let source = initial
   const live = new Map<string, Environment>()
 
@@ -35,7 +38,8 @@ export function createEnvironments(initial: EnvironmentSource, options: { maxEnv
       if (existing) return existing
       const role = source.keys.get(apiKey)
       if (!role && source.strict) return undefined
-      if (live.size >= options.maxEnvironments) throw new EnvironmentLimitError(options.maxEnvironments)
+      if (live.size >= options.maxEnvironments)
+        throw new EnvironmentLimitError(options.maxEnvironments)
       const env = build(apiKey, role ?? 'Development')
       live.set(apiKey, env)
       return env
@@ -59,7 +63,10 @@ export function createEnvironments(initial: EnvironmentSource, options: { maxEnv
     build,
   }
 
-  function build(apiKey: string, role: Role = source.keys.get(apiKey) ?? 'Development'): Environment {
+  function build(
+    apiKey: string,
+    role: Role = source.keys.get(apiKey) ?? 'Development'
+  ): Environment {
     return createEnvironment({ apiKey, role, seed: source.seed, clock: source.clock }, source.data)
   }
 }
