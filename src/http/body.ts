@@ -64,7 +64,7 @@ function strictViolation(text: string, first: string): string {
 
 export function parseJson(text: string): unknown {
   if (text.length === 0) return {}
-  const first = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/.exec(text)?.[1]
+  const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1]
   if (first !== '{' && first !== '[') {
     if (first === undefined) throw badRequest('Unexpected end of JSON input')
     throw badRequest(strictViolation(text, first))

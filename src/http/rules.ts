@@ -47,6 +47,8 @@ export const isEnum =
 
 /** `@ValidateNested()` without `@Type`: only the container kind is checked, not the members. */
 export const nestedObjects: Check = (v, p) => {
+  // class-validator skips nested validation of an absent value, but not of null.
+  if (v === undefined) return undefined
   if (v === null || typeof v !== 'object')
     return `nested property ${p} must be either object or array`
   if (!Array.isArray(v)) return undefined
