@@ -1,3 +1,10 @@
 export { createMock, type Mock } from './mock.js'
 export { startMock, type RunningMock } from './server.js'
 export { MockOptionsSchema, type MockOptions, type MockOptionsInput } from './config.js'
+export {
+  createAdminClient,
+  AdminError,
+  type AdminClient,
+  type AdminClientOptions,
+} from './admin/client.js'
+export type { JournalEntry, JournalFilter } from './journal/journal.js'

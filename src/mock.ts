@@ -3,12 +3,15 @@ import type { AppEnv } from './app-env.js'
 import { createApp } from './app.js'
 import { parseOptions, type MockOptionsInput } from './config.js'
 import { createState, type MockState } from './state.js'
+import { createAdminClient, type AdminClient } from './admin/client.js'
 
 export interface Mock {
   app: Hono<AppEnv>
   state: MockState
   /** A fetch-style handler, for any server or test harness. */
   fetch: (request: Request) => Response | Promise<Response>
+  /** The control plane, called in process. */
+  admin: AdminClient
 }
 
 /**
@@ -21,5 +24,10 @@ export interface Mock {
 export function createMock(input: MockOptionsInput = {}): Mock {
   const state = createState(parseOptions(input))
   const app = createApp(state)
-  return { app, state, fetch: (request) => app.fetch(request) }
+  const admin = createAdminClient({
+    baseUrl: 'http://novu-mock.local',
+    token: state.options.adminToken,
+    fetch: async (input, init) => app.request(input, init),
+  })
+  return { app, state, fetch: (request) => app.fetch(request), admin }
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createMock, type Mock } from './mock.js'
 import type { MockOptionsInput } from './config.js'
 import { loadFaker } from './fixtures/faker.js'
+import { createAdminClient } from './admin/client.js'
 
 export interface RunningMock extends Mock {
   url: string
@@ -31,11 +32,13 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
+  const url = `http://${shownHost}:${address.port}`
   return {
     ...mock,
+    admin: createAdminClient({ baseUrl: url, token: mock.state.options.adminToken }),
     server,
     port: address.port,
-    url: `http://${shownHost}:${address.port}`,
+    url,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve())

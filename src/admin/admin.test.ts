@@ -6,6 +6,8 @@ import { openApiPath } from '../openapi.js'
 
 const key = (name: string) => ({ Authorization: `ApiKey ${name}` })
 const jsonHeaders = { 'Content-Type': 'application/json' }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const read = (res: Response): Promise<any> => res.json()
 const post = (body: unknown) => ({
   method: 'POST',
   headers: jsonHeaders,
@@ -16,7 +18,7 @@ test('health answers 200 with the version, uptime and active scenario', async ()
   const { app } = createMock()
   const res = await app.request('/__admin/health')
   expect(res.status).toBe(200)
-  expect(await res.json()).toMatchObject({
+  expect(await read(res)).toMatchObject({
     status: 'ok',
     version: expect.any(String),
     scenario: 'default',
@@ -25,7 +27,7 @@ test('health answers 200 with the version, uptime and active scenario', async ()
 
 test('lists the built-in scenarios with their descriptions', async () => {
   const { app } = createMock()
-  const body = await (await app.request('/__admin/scenarios')).json()
+  const body = await read(await app.request('/__admin/scenarios'))
   const names = body.data.map((s: { name: string }) => s.name)
   expect(names).toEqual(expect.arrayContaining(['default', 'empty', 'large', 'production-key']))
   expect(body.data[0]).toMatchObject({ description: expect.any(String), source: 'builtin' })
@@ -33,20 +35,20 @@ test('lists the built-in scenarios with their descriptions', async () => {
 
 test('loading a scenario by name resets every environment to it', async () => {
   const { app } = createMock()
-  const before = await (await app.request('/v1/topics', { headers: key('a') })).json()
+  const before = await read(await app.request('/v1/topics', { headers: key('a') }))
   expect(before.totalCount).toBeGreaterThan(0)
   const res = await app.request('/__admin/scenario', post({ name: 'empty' }))
   expect(res.status).toBe(200)
-  const after = await (await app.request('/v1/topics', { headers: key('a') })).json()
+  const after = await read(await app.request('/v1/topics', { headers: key('a') }))
   expect(after).toEqual({ page: 0, totalCount: 0, pageSize: 10, data: [] })
-  expect((await (await app.request('/__admin/scenario')).json()).data.name).toBe('empty')
+  expect((await read(await app.request('/__admin/scenario'))).data.name).toBe('empty')
 })
 
 test('an inline scenario with explicit records is served as written', async () => {
   const { app } = createMock()
   const scenario = { name: 'inline', data: { topics: [{ key: 'only-one', subscribers: ['s1'] }] } }
   expect((await app.request('/__admin/scenario', post({ scenario }))).status).toBe(200)
-  const body = await (await app.request('/v1/topics', { headers: key('a') })).json()
+  const body = await read(await app.request('/v1/topics', { headers: key('a') }))
   expect(body.data).toEqual([
     expect.objectContaining({ key: 'only-one', name: 'only-one', subscribers: ['s1'] }),
   ])
@@ -68,7 +70,7 @@ test('a bad scenario is refused with every problem and its path, and the state i
   }
   const res = await app.request('/__admin/scenario', post({ scenario: bad }))
   expect(res.status).toBe(400)
-  const body = await res.json()
+  const body = await read(res)
   expect(body).toMatchObject({ statusCode: 400, path: '/__admin/scenario', error: 'Bad Request' })
   expect(body.message).toEqual(
     expect.arrayContaining([
@@ -76,9 +78,9 @@ test('a bad scenario is refused with every problem and its path, and the state i
       expect.stringMatching(/^clock/),
     ])
   )
-  const groups = await (await app.request('/v1/notification-groups', { headers: key('a') })).json()
+  const groups = await read(await app.request('/v1/notification-groups', { headers: key('a') }))
   expect(groups.data.map((g: { name: string }) => g.name)).toContain('Mine')
-  expect((await (await app.request('/__admin/scenario')).json()).data.name).toBe('default')
+  expect((await read(await app.request('/__admin/scenario'))).data.name).toBe('default')
 })
 
 test('a workflow record that does not build is refused at load time with its path', async () => {
@@ -89,7 +91,7 @@ test('a workflow record that does not build is refused at load time with its pat
   }
   const res = await app.request('/__admin/scenario', post({ scenario }))
   expect(res.status).toBe(400)
-  expect((await res.json()).message[0]).toMatch(
+  expect((await read(res)).message[0]).toMatch(
     /^data\.workflows\.0: type must be one of the following values/
   )
 })
@@ -98,7 +100,7 @@ test('an unknown scenario name answers 404 naming the available ones', async () 
   const { app } = createMock()
   const res = await app.request('/__admin/scenario', post({ name: 'nope' }))
   expect(res.status).toBe(404)
-  expect((await res.json()).message).toMatch(/^Unknown scenario "nope"\. Available: .*default/)
+  expect((await read(res)).message).toMatch(/^Unknown scenario "nope"\. Available: .*default/)
 })
 
 test('reset rebuilds every environment and clears the journal', async () => {
@@ -108,7 +110,7 @@ test('reset rebuilds every environment and clears the journal', async () => {
     headers: key('a'),
   })
   expect((await app.request('/__admin/reset', { method: 'POST' })).status).toBe(200)
-  expect((await (await app.request('/__admin/requests')).json()).data).toEqual([])
+  expect((await read(await app.request('/__admin/requests'))).data).toEqual([])
   const again = await app.request('/v1/messages/transaction/tx-order-1001', {
     method: 'DELETE',
     headers: key('a'),
@@ -157,9 +159,9 @@ test('an exported state fed back in gives the same responses', async () => {
     '/v1/messages?limit=100',
     '/v1/notification-groups',
   ]
-  const read = async () =>
+  const readAll = async () =>
     Promise.all(paths.map(async (p) => (await app.request(p, { headers })).text()))
-  const before = await read()
+  const before = await readAll()
   const exported = await (await app.request('/__admin/state?apiKey=a')).text()
   await app.request('/__admin/reset', { method: 'POST' })
   const put = await app.request('/__admin/state?apiKey=a', {
@@ -168,7 +170,7 @@ test('an exported state fed back in gives the same responses', async () => {
     body: exported,
   })
   expect(put.status).toBe(200)
-  expect(await read()).toEqual(before)
+  expect(await readAll()).toEqual(before)
 })
 
 test('a bad state body is refused and the environment keeps its data', async () => {
@@ -179,22 +181,20 @@ test('a bad state body is refused and the environment keeps its data', async () 
     body: JSON.stringify({ topics: [{ name: 'no key' }], messages: 'x' }),
   })
   expect(res.status).toBe(400)
-  expect((await res.json()).message).toEqual(
+  expect((await read(res)).message).toEqual(
     expect.arrayContaining([
       expect.stringMatching(/^topics\.0\.key/),
       expect.stringMatching(/^messages/),
     ])
   )
-  expect((await (await app.request('/v1/topics', { headers: key('a') })).json()).totalCount).toBe(
-    23
-  )
+  expect((await read(await app.request('/v1/topics', { headers: key('a') }))).totalCount).toBe(23)
 })
 
 test('state without an apiKey answers 400 in the error shape', async () => {
   const { app } = createMock()
   const res = await app.request('/__admin/state')
   expect(res.status).toBe(400)
-  expect(await res.json()).toMatchObject({
+  expect(await read(res)).toMatchObject({
     statusCode: 400,
     path: '/__admin/state',
     error: 'Bad Request',
@@ -216,7 +216,7 @@ test('the journal counts calls by method and path pattern', async () => {
     await app.request('/__admin/requests/count?method=POST&path=/v1/workflows')
   ).json()
   expect(count).toEqual({ count: 2 })
-  const pattern = await (await app.request('/__admin/requests/count?path=/v1/*')).json()
+  const pattern = await read(await app.request('/__admin/requests/count?path=/v1/*'))
   expect(pattern).toEqual({ count: 3 })
 })
 
@@ -227,7 +227,7 @@ test('journal entries redact the API key and record status, body and duration', 
     headers: { ...jsonHeaders, ...key('secret-key-123') },
     body: '{"name":"G"}',
   })
-  const [entry] = (await (await app.request('/__admin/requests')).json()).data
+  const [entry] = (await read(await app.request('/__admin/requests'))).data
   expect(entry).toMatchObject({
     method: 'POST',
     path: '/v1/notification-groups',
@@ -244,7 +244,7 @@ test('the journal filters by API key without showing it', async () => {
   const { app } = createMock()
   await app.request('/v1/topics', { headers: key('first') })
   await app.request('/v1/topics', { headers: key('second') })
-  const body = await (await app.request('/__admin/requests?apiKey=second')).json()
+  const body = await read(await app.request('/__admin/requests?apiKey=second'))
   expect(body.totalCount).toBe(1)
   expect(body.data[0].apiKey).toBe('se…')
 })
@@ -252,7 +252,7 @@ test('the journal filters by API key without showing it', async () => {
 test('unmatched requests are easy to find and name the closest routes', async () => {
   const { app } = createMock()
   await app.request('/v1/topic', { headers: key('a') })
-  const body = await (await app.request('/__admin/requests?matched=false')).json()
+  const body = await read(await app.request('/__admin/requests?matched=false'))
   expect(body.data).toHaveLength(1)
   expect(body.data[0]).toMatchObject({ path: '/v1/topic', status: 404, matched: false })
   expect(body.data[0].closestRoutes[0]).toBe('GET /v1/topics')
@@ -261,7 +261,7 @@ test('unmatched requests are easy to find and name the closest routes', async ()
 test('the journal holds at most its configured size', async () => {
   const { app } = createMock({ journalSize: 3 })
   for (let i = 0; i < 10; i++) await app.request(`/v1/topics?page=${i}`, { headers: key('a') })
-  const body = await (await app.request('/__admin/requests')).json()
+  const body = await read(await app.request('/__admin/requests'))
   expect(body.data.map((e: { query: { page: string } }) => e.query.page)).toEqual(['9', '8', '7'])
 })
 
@@ -269,15 +269,15 @@ test('clearing the journal answers how many entries went', async () => {
   const { app } = createMock()
   await app.request('/v1/topics', { headers: key('a') })
   const res = await app.request('/__admin/requests', { method: 'DELETE' })
-  expect(await res.json()).toEqual({ cleared: 1 })
-  expect((await (await app.request('/__admin/requests/count')).json()).count).toBe(0)
+  expect(await read(res)).toEqual({ cleared: 1 })
+  expect((await read(await app.request('/__admin/requests/count'))).count).toBe(0)
 })
 
 test('a bad journal filter answers 400 naming the field', async () => {
   const { app } = createMock()
   const res = await app.request('/__admin/requests?status=abc&since=yesterday')
   expect(res.status).toBe(400)
-  const { message } = await res.json()
+  const { message } = await read(res)
   expect(message).toEqual([expect.stringMatching(/^status: /), expect.stringMatching(/^since: /)])
 })
 
@@ -285,7 +285,7 @@ test('with an admin token, admin routes answer 401 without it and Novu routes ar
   const { app } = createMock({ adminToken: 's3cret' })
   const denied = await app.request('/__admin/health')
   expect(denied.status).toBe(401)
-  expect(await denied.json()).toMatchObject({
+  expect(await read(denied)).toMatchObject({
     statusCode: 401,
     path: '/__admin/health',
     error: 'Unauthorized',
@@ -303,7 +303,7 @@ test('an unknown admin route answers 404 in the error shape', async () => {
   const { app } = createMock()
   const res = await app.request('/__admin/nope')
   expect(res.status).toBe(404)
-  expect(await res.json()).toMatchObject({
+  expect(await read(res)).toMatchObject({
     statusCode: 404,
     message: 'Cannot GET /__admin/nope',
     error: 'Not Found',
@@ -318,12 +318,12 @@ test('malformed JSON on an admin route answers 400 in the error shape', async ()
     body: '{"name":',
   })
   expect(res.status).toBe(400)
-  expect((await res.json()).message).toBe('Unexpected end of JSON input')
+  expect((await read(res)).message).toBe('Unexpected end of JSON input')
 })
 
 test('every route the app serves appears in the OpenAPI document', async () => {
   const mock = createMock()
-  const document = await (await mock.app.request('/__admin/openapi.json')).json()
+  const document = await read(await mock.app.request('/__admin/openapi.json'))
   const served = [...NOVU_ROUTES, ...adminRoutes(mock.state)]
   for (const route of served) {
     expect(
@@ -341,7 +341,7 @@ test('every route the app serves appears in the OpenAPI document', async () => {
 
 test('the OpenAPI document carries the validation bounds of the topic list', async () => {
   const { app } = createMock()
-  const document = await (await app.request('/__admin/openapi.json')).json()
+  const document = await read(await app.request('/__admin/openapi.json'))
   const params = document.paths['/v1/topics'].get.parameters
   expect(params).toEqual(
     expect.arrayContaining([
