@@ -1,15 +1,69 @@
 #!/usr/bin/env node
-import { startMock } from './server.js'
+import type { Server } from 'node:http'
+import { VERSION } from './admin/version.js'
+import { ADMIN_PREFIX } from './admin/admin-auth.js'
+import { helpText, parseCliOptions, UsageError } from './cli-options.js'
+import { NOVU_ROUTES } from './novu-routes.js'
+import { startMock, type RunningMock } from './server.js'
 
-const env = process.env
-const mock = await startMock({
-  port: env.PORT ? Number(env.PORT) : undefined,
-  host: env.HOST || undefined,
-  seed: env.SEED || undefined,
-  scenario: env.SCENARIO || undefined,
-  scenariosDir: env.SCENARIOS_DIR || undefined,
-})
-process.stdout.write(`novu-mock listening on ${mock.url}\n`)
-const stop = () => void mock.close().then(() => process.exit(0))
-process.once('SIGTERM', stop)
-process.once('SIGINT', stop)
+const SHUTDOWN_GRACE_MS = 3000
+
+function banner(mock: RunningMock): string {
+  const { scenario, environments } = mock.state
+  const routes = NOVU_ROUTES.filter((r) => !r.path.startsWith('/v1/notification-templates')).map(
+    (r) => `  ${r.method.padEnd(7)}${r.path}`
+  )
+  return [
+    `novu-mock ${VERSION} listening on ${mock.url}`,
+    `scenario "${scenario.name}", seed ${environments.source.seed}; every ApiKey gets its own environment`,
+    'Routes (also under /v1/notification-templates for the workflow ones):',
+    ...routes,
+    `Admin: ${mock.url}${ADMIN_PREFIX} (health, scenarios, reset, state, rules, latency, requests, openapi.json)`,
+    '',
+  ].join('\n')
+}
+
+/** Stops taking connections, lets in-flight requests finish, then exits 0; a second signal or the grace period ends it sooner. */
+function stopOnSignals(mock: RunningMock) {
+  let stopping = false
+  const stop = () => {
+    if (stopping) process.exit(0)
+    stopping = true
+    setTimeout(() => {
+      ;(mock.server as Server).closeAllConnections()
+      process.exit(0)
+    }, SHUTDOWN_GRACE_MS).unref()
+    void mock.close().then(() => process.exit(0))
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'replay') {
+    const { replayCommand } = await import('./replay/cli.js' as string)
+    return replayCommand(argv.slice(1))
+  }
+  const { options, help, version } = parseCliOptions(argv, process.env)
+  if (help || version) {
+    process.stdout.write(help ? helpText(VERSION) : `${VERSION}\n`)
+    return 0
+  }
+  const mock = await startMock(options)
+  process.stdout.write(banner(mock))
+  stopOnSignals(mock)
+  return -1
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code
+  },
+  (error: unknown) => {
+    const usage = error instanceof UsageError
+    process.stderr.write(
+      `novu-mock: ${(error as Error).message}\n${usage ? 'Try novu-mock --help.\n' : ''}`
+    )
+    process.exitCode = usage ? 2 : 1
+  }
+)

@@ -37,6 +37,18 @@ function apiKeyOf(c: Context): string | undefined {
   return header?.startsWith('ApiKey ') ? header.slice(7) : undefined
 }
 
+function logRequest(state: MockState, c: Context<AppEnv>, started: number) {
+  const key = apiKeyOf(c)
+  state.logger.log('debug', 'request', {
+    method: c.req.method,
+    path: c.req.path,
+    status: c.get('fault') ? 0 : c.res.status,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
+    ...(c.get('rule') ? { rule: c.get('rule') } : {}),
+  })
+}
+
 /**
  * Records every request, faulted and unmatched ones included, once its answer is known.
  * Admin requests are not recorded, so reading the journal does not change it.
@@ -45,6 +57,7 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
   return async function journal(c, next) {
     const started = performance.now()
     await next()
+    if (state.logger.enabled('debug')) logRequest(state, c, started)
     if (state.journal.capacity === 0 || c.req.path.startsWith('/__admin')) return
     const raw = c.get('rawBody')
     const key = apiKeyOf(c)

@@ -8,13 +8,9 @@ const tags = ['admin']
 
 export const JournalFilterSchema = z.object({
   method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
-  path: z
-    .string()
-    .max(2048)
-    .optional()
-    .meta({
-      description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
-    }),
+  path: z.string().max(2048).optional().meta({
+    description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
+  }),
   status: z
     .string()
     .regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx')

@@ -1,0 +1,136 @@
+import { parseArgs } from 'node:util'
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  LOG_LEVELS,
+  type MockOptionsInput,
+} from './config.js'
+
+/** Each flag, its environment variable, and how --help shows it. */
+const FLAGS = [
+  {
+    flag: 'port',
+    env: 'PORT',
+    arg: 'N',
+    help: `port to listen on; 0 picks a free one (default ${DEFAULT_PORT})`,
+  },
+  {
+    flag: 'host',
+    env: 'HOST',
+    arg: 'ADDR',
+    help: `address to listen on (default ${DEFAULT_HOST}; 0.0.0.0 to expose it)`,
+  },
+  {
+    flag: 'seed',
+    env: 'SEED',
+    arg: 'S',
+    help: `seed of every generated id and record (default ${DEFAULT_SEED})`,
+  },
+  {
+    flag: 'scenario',
+    env: 'SCENARIO',
+    arg: 'NAME|FILE',
+    help: 'scenario to load at start (default default)',
+  },
+  {
+    flag: 'scenarios-dir',
+    env: 'SCENARIOS_DIR',
+    arg: 'DIR',
+    help: 'folder of your own scenario files (JSON or YAML)',
+  },
+  {
+    flag: 'latency',
+    env: 'LATENCY',
+    arg: 'MS',
+    help: 'latency added to every Novu route (default 0)',
+  },
+  {
+    flag: 'journal-size',
+    env: 'JOURNAL_SIZE',
+    arg: 'N',
+    help: 'requests kept in the journal (default 1000; 0 turns it off)',
+  },
+  {
+    flag: 'admin-token',
+    env: 'ADMIN_TOKEN',
+    arg: 'T',
+    help: 'require "Authorization: Bearer T" on /__admin routes',
+  },
+  {
+    flag: 'log-level',
+    env: 'LOG_LEVEL',
+    arg: 'L',
+    help: `${LOG_LEVELS.join('|')}; debug logs one JSON line per request (default info)`,
+  },
+  {
+    flag: 'max-environments',
+    env: 'MAX_ENVIRONMENTS',
+    arg: 'N',
+    help: 'API keys (environments) held at once (default 10000)',
+  },
+] as const
+
+type Flag = (typeof FLAGS)[number]['flag']
+const NUMERIC = new Set<Flag>(['port', 'latency', 'journal-size', 'max-environments'])
+
+export class UsageError extends Error {}
+
+export function helpText(version: string): string {
+  const rows = FLAGS.map(
+    ({ flag, env, arg, help }) => `  --${`${flag} ${arg}`.padEnd(26)} ${env.padEnd(17)} ${help}`
+  )
+  return [
+    `novu-mock ${version}: an offline simulator of the Novu API`,
+    '',
+    'Usage:',
+    '  novu-mock [options]                       start the mock',
+    '  novu-mock replay SCRIPT --target URL      replay a script against a mock or the real service',
+    '',
+    `Options (flag, environment variable, meaning; a flag wins over its variable):`,
+    ...rows,
+    `  --${'help'.padEnd(26)} ${''.padEnd(17)} show this help`,
+    `  --${'version'.padEnd(26)} ${''.padEnd(17)} show the version`,
+    '',
+  ].join('\n')
+}
+
+const camel = (flag: string) => flag.replace(/-(.)/g, (_, ch: string) => ch.toUpperCase())
+
+function toNumber(flag: string, raw: string): number {
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(value))
+    throw new UsageError(`--${flag} must be a number, got "${raw}"`)
+  return value
+}
+
+/** Flags first, then environment variables, then the defaults of MockOptionsSchema. */
+export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(FLAGS.map(({ flag }) => [flag, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>
+  const options: Record<string, unknown> = {}
+  for (const { flag, env: name } of FLAGS) {
+    const raw = (values[flag] as string | undefined) ?? (env[name] || undefined)
+    if (raw === undefined) continue
+    options[camel(flag)] = NUMERIC.has(flag) ? toNumber(flag, raw) : raw
+  }
+  return {
+    options: options as MockOptionsInput,
+    help: values.help === true,
+    version: values.version === true,
+  }
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startMock, type RunningMock } from '../src/server.js'
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const BASE = 'http://127.0.0.1:4000'
+
+interface Example {
+  command: string
+  status: number
+  body?: string
+}
+
+/** The `curl` lines of the "Try it" section, each with the `# → STATUS BODY` line under it. */
+function examples(): Example[] {
+  const section = README.split('## Try it')[1]?.split('\n## ')[0] ?? ''
+  const lines = section.split('\n')
+  const out: Example[] = []
+  lines.forEach((line, i) => {
+    const expected = /^# → (\d{3})(?: (.*))?$/.exec(lines[i + 1] ?? '')
+    if (line.startsWith('curl ') && expected)
+      out.push({ command: line, status: Number(expected[1]), body: expected[2] })
+  })
+  return out
+}
+
+/** The few curl options the README uses, turned into a fetch call. */
+function toRequest(command: string, base: string) {
+  const words = [...command.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3] ?? ''
+  )
+  const headers: Record<string, string> = {}
+  let method = 'GET'
+  let body: string | undefined
+  let url = ''
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] ?? ''
+    if (word === '-X') method = words[++i] ?? ''
+    else if (word === '-H') {
+      const [name, ...value] = (words[++i] ?? '').split(':')
+      headers[name ?? ''] = value.join(':').trim()
+    } else if (word === '-d') body = words[++i]
+    else if (word.startsWith('http')) url = word.replace(BASE, base)
+  }
+  return { url, init: { method, headers, ...(body !== undefined ? { body } : {}) } }
+}
+
+/** `…` in the README stands for any text; the other pieces must appear in order. */
+function matchesShape(actual: string, shape: string): boolean {
+  let at = 0
+  for (const piece of shape.split('…').filter(Boolean)) {
+    const found = actual.indexOf(piece, at)
+    if (found === -1) return false
+    at = found + piece.length
+  }
+  return true
+}
+
+let mock: RunningMock
+beforeAll(async () => {
+  mock = await startMock({ port: 0, logLevel: 'silent' })
+})
+afterAll(() => mock.close())
+
+test('the README has curl examples for every Novu operation', () => {
+  const commands = examples().map((e) => e.command)
+  for (const route of [
+    '/v1/topics',
+    '/v1/notification-groups/',
+    '/v1/messages/transaction/',
+    '/v1/workflows',
+    '/status',
+  ])
+    expect(
+      commands.some((c) => c.includes(route)),
+      route
+    ).toBe(true)
+})
+
+test('every curl example of the README answers what the README says', async () => {
+  for (const example of examples()) {
+    const { url, init } = toRequest(example.command, mock.url)
+    const res = await fetch(url, init)
+    const text = await res.text()
+    expect.soft(res.status, example.command).toBe(example.status)
+    if (example.body)
+      expect.soft(matchesShape(text, example.body), `${example.command}\n${text}`).toBe(true)
+  }
+})
