@@ -10,10 +10,11 @@ const sameText = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right)
 }
 
-/** With a token set, every admin route wants `Authorization: Bearer <token>`; Novu routes are unaffected. */
+/** With a token set, every admin route but health wants `Authorization: Bearer <token>`; Novu routes are unaffected. */
 export function adminAuth(token: string | undefined): MiddlewareHandler {
   return async function adminAuth(c, next) {
-    if (token !== undefined) {
+    // Health stays open: Docker and Kubernetes probes cannot easily carry a token.
+    if (token !== undefined && c.req.path !== `${ADMIN_PREFIX}/health`) {
       const header = c.req.header('authorization') ?? ''
       if (!header.startsWith('Bearer ') || !sameText(header.slice(7), token))
         throw unauthorized('Admin routes need "Authorization: Bearer <ADMIN_TOKEN>"')

@@ -283,20 +283,27 @@ test('a bad journal filter answers 400 naming the field', async () => {
 
 test('with an admin token, admin routes answer 401 without it and Novu routes are unaffected', async () => {
   const { app } = createMock({ adminToken: 's3cret' })
-  const denied = await app.request('/__admin/health')
+  const denied = await app.request('/__admin/scenario')
   expect(denied.status).toBe(401)
   expect(await read(denied)).toMatchObject({
     statusCode: 401,
-    path: '/__admin/health',
+    path: '/__admin/scenario',
     error: 'Unauthorized',
   })
-  expect(
-    (await app.request('/__admin/health', { headers: { Authorization: 'Bearer wrong' } })).status
-  ).toBe(401)
-  expect(
-    (await app.request('/__admin/health', { headers: { Authorization: 'Bearer s3cret' } })).status
-  ).toBe(200)
+  const wrong = await app.request('/__admin/scenario', {
+    headers: { Authorization: 'Bearer wrong' },
+  })
+  expect(wrong.status).toBe(401)
+  const right = await app.request('/__admin/scenario', {
+    headers: { Authorization: 'Bearer s3cret' },
+  })
+  expect(right.status).toBe(200)
   expect((await app.request('/v1/topics', { headers: key('a') })).status).toBe(200)
+})
+
+test('with an admin token, health stays open for container probes', async () => {
+  const { app } = createMock({ adminToken: 's3cret' })
+  expect((await app.request('/__admin/health')).status).toBe(200)
 })
 
 test('an unknown admin route answers 404 in the error shape', async () => {

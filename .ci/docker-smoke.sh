@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Builds the Docker image with rootful Podman (shared/tools/docker-local.sh, no Docker engine
+# needed), starts it, sends real Novu and admin requests, stops it with SIGTERM and requires
+# exit code 0. Run as root from anywhere; safe to re-run (the tag is rebuilt, the container
+# is always removed).
+#
+# Environment: IMAGE=novu-mock:ci  HOST_PORT=14000
+#              DOCKER_LOCAL=<path to docker-local.sh, default ../shared/tools/docker-local.sh
+#                            beside the checkout>
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DOCKER_LOCAL=${DOCKER_LOCAL:-$ROOT/../shared/tools/docker-local.sh}
+IMAGE=${IMAGE:-novu-mock:ci}
+HOST_PORT=${HOST_PORT:-14000}
+BASE="http://127.0.0.1:$HOST_PORT"
+AUTH="Authorization: ApiKey docker-smoke"
+
+export HEALTH_PATH=/__admin/health
+export HEALTH_TIMEOUT=${HEALTH_TIMEOUT:-60}
+export STOP_TIMEOUT=${STOP_TIMEOUT:-10}
+
+log() { printf '[docker-smoke] %s\n' "$*" >&2; }
+die() { printf '[docker-smoke] FAILED: %s\n' "$*" >&2; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+[ -f "$DOCKER_LOCAL" ] || die "docker-local.sh not found at $DOCKER_LOCAL (set DOCKER_LOCAL)"
+[ "$(id -u)" = 0 ] || die "run as root (docker-local.sh uses rootful Podman)"
+cd "$ROOT"
+
+# Every container this script starts carries this label, so a failed or interrupted run
+# (including one whose `podman run` failed half way) is cleaned up now and on the next run.
+LABEL=io.novu-mock.docker-smoke=1
+export RUN_ARGS="--label $LABEL ${RUN_ARGS:-}"
+
+remove_ours() {
+  command -v podman >/dev/null || return 0
+  local ids
+  ids=$(podman ps -aq --filter "label=$LABEL" 2>/dev/null) || return 0
+  [ -n "$ids" ] || return 0
+  log "removing containers of an earlier or failed smoke run: ${ids//$'\n'/ }"
+  # shellcheck disable=SC2086
+  podman rm -f -t 2 $ids >/dev/null 2>&1 || true
+}
+
+CID=""
+cleanup() {
+  local rc=$?
+  if ((rc != 0)); then
+    if [ -n "$CID" ]; then
+      log "logs of ${CID:0:12}:"
+      podman logs --tail 50 "$CID" >&2 2>&1 || true
+    fi
+    remove_ours
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+remove_ours
+if (exec 3<>"/dev/tcp/127.0.0.1/$HOST_PORT") 2>/dev/null; then
+  die "port $HOST_PORT is already in use on 127.0.0.1 (set HOST_PORT to a free port)"
+fi
+
+# request METHOD PATH EXPECTED_STATUS [JSON_BODY]: prints the response body, fails on any
+# other status (curl -f alone would accept 200 where 201 is required).
+request() {
+  local method=$1 path=$2 want=$3 body=${4:-} out code
+  out=$(mktemp)
+  local args=(-sS -m 10 -o "$out" -w '%{http_code}' -X "$method" -H "$AUTH")
+  [ -n "$body" ] && args+=(-H 'Content-Type: application/json' --data "$body")
+  code=$(curl "${args[@]}" "$BASE$path") || { rm -f "$out"; die "$method $path: curl failed"; }
+  if [ "$code" != "$want" ]; then
+    log "$method $path -> HTTP $code, body:"; head -c 2000 "$out" >&2; echo >&2
+    rm -f "$out"; die "$method $path: expected HTTP $want, got $code"
+  fi
+  log "$method $path -> HTTP $code"
+  cat "$out"; rm -f "$out"
+}
+
+T_ALL=$(now)
+
+# ---- build
+t=$(now)
+log "building $IMAGE with $DOCKER_LOCAL"
+bash "$DOCKER_LOCAL" build "$IMAGE" >/dev/null
+BUILD_S=$(secs "$t")
+SIZE_B=$(podman image inspect --format '{{.Size}}' "$IMAGE")
+SIZE_MB=$(awk -v b="$SIZE_B" 'BEGIN { printf "%.1f", b / 1000000 }')
+log "built $IMAGE in ${BUILD_S}s, size ${SIZE_MB} MB ($SIZE_B bytes)"
+
+# ---- start (waits for the image's HEALTHCHECK and GET /__admin/health)
+t=$(now)
+CID=$(bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+START_S=$(secs "$t")
+log "container ${CID:0:12} healthy in ${START_S}s"
+podman inspect --format 'user={{.Config.User}} health={{.State.Health.Status}}' "$CID" | sed 's/^/[docker-smoke] /' >&2
+
+# ---- requests
+# json_get EXPR: evaluates a JS expression on the JSON read from stdin (as `j`), prints it.
+json_get() {
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const j=JSON.parse(s);const v=('"$1"');if(v===undefined||v===null)process.exit(1);process.stdout.write(String(v))})'
+}
+t=$(now)
+body=$(request GET /__admin/health 200)
+[ "$(json_get j.status <<<"$body")" = ok ] || die "GET /__admin/health: status is not ok: $body"
+body=$(request GET /v1/topics 200)
+json_get 'Array.isArray(j.data)||undefined' <<<"$body" >/dev/null || die "GET /v1/topics: no data array: $body"
+body=$(request POST /v1/workflows 201 \
+  '{"name":"Docker","notificationGroupId":"66fbb0a0c1f2e3d4a5b60001","steps":[]}')
+WF_ID=$(json_get j.data._id <<<"$body") || die "POST /v1/workflows: no data._id: $body"
+log "workflow id $WF_ID"
+body=$(request PUT "/v1/workflows/$WF_ID/status" 200 '{"active":true}')
+[ "$(json_get j.data.active <<<"$body")" = true ] ||
+  die "PUT /v1/workflows/$WF_ID/status: data.active is not true: $body"
+request POST /__admin/reset 200 >/dev/null
+REQ_S=$(secs "$t")
+
+# ---- stop: SIGTERM, exit code 0 required (docker-local.sh stop fails otherwise)
+t=$(now)
+bash "$DOCKER_LOCAL" stop "$CID"
+CID=""
+STOP_S=$(secs "$t")
+
+log "timings: build ${BUILD_S}s, start+healthy ${START_S}s, requests ${REQ_S}s, stop ${STOP_S}s, total $(secs "$T_ALL")s"
+log "image $IMAGE: ${SIZE_MB} MB"
+log "PASSED"
