@@ -41,7 +41,7 @@ function stopOnSignals(mock: RunningMock) {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'replay') {
-    const { replayCommand } = await import('./replay/cli.js' as string)
+    const { replayCommand } = await import('./replay/index.js')
     return replayCommand(argv.slice(1))
   }
   const { options, help, version } = parseCliOptions(argv, process.env)

@@ -3,6 +3,7 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { JournalFilter } from './journal.js'
+import { journalToScript, scriptToYaml } from '../replay/export.js'
 
 const tags = ['admin']
 
@@ -94,6 +95,26 @@ export function requestRoutes(state: MockState): AnyRoute[] {
       responses: { 200: { description: 'The count', schema: z.object({ count: z.number() }) } },
       handler: (c, { query }) =>
         json(c, 200, { count: state.journal.count(toFilter(query, false)) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/requests/export',
+      summary: 'The journal as a replay script (JSON, or YAML with format=yaml)',
+      tags,
+      auth: 'admin',
+      query: JournalFilterSchema.extend({
+        format: z.enum(['json', 'yaml']).optional(),
+        name: z.string().max(64).optional(),
+      }),
+      responses: { 200: { description: 'A script for `novu-mock replay`, oldest request first' } },
+      handler(c, { query }) {
+        const script = journalToScript(state.journal.list(toFilter(query, false)), {
+          name: query.name ?? 'recorded-session',
+        })
+        if (query.format !== 'yaml') return json(c, 200, script)
+        c.header('Content-Type', 'application/yaml; charset=utf-8')
+        return c.body(scriptToYaml(script), 200)
+      },
     }),
     defineRoute({
       method: 'DELETE',
