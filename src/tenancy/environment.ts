@@ -78,21 +78,36 @@ export function assembleEnvironment(
   data: EnvironmentData
 ): Environment {
   const workflows = createWorkflowStore(data.workflows)
+  const groups = createNotificationGroupStore(data.notificationGroups)
+  const now = () => clock.now().toISOString()
+  // Upstream's blueprint path: a group of that name, created (without a parent) when missing.
+  function groupNamed(store: NotificationGroupStore, name: string): string {
+    const found = store.list().find((g) => g.name === name)
+    if (found) return found._id
+    const at = now()
+    const owner = {
+      _environmentId: identity._environmentId,
+      _organizationId: identity._organizationId,
+    }
+    return store.add({ _id: newId(), name, ...owner, createdAt: at, updatedAt: at, __v: 0 })._id
+  }
+  const topicSubscribers = data.topics.flatMap((t) => t.subscribers)
   return {
     ...identity,
     rng,
     newId,
     clock,
-    groups: createNotificationGroupStore(data.notificationGroups),
+    groups,
     topics: createTopicStore(data.topics),
     workflows,
-    messages: createMessageStore(data.messages),
-    now: () => clock.now().toISOString(),
+    messages: createMessageStore(data.messages, topicSubscribers),
+    now,
     workflowContext: () => ({
       ...identity,
       newId,
       rng,
       identifierTaken: (identifier) => workflows.hasIdentifier(identifier),
+      groupNamed: (name) => groupNamed(groups, name),
     }),
   }
 }

@@ -22,7 +22,11 @@ const render = (m: Message) => ({
 })
 
 const asList = (value: unknown): string[] | undefined =>
-  value === undefined || value === '' ? undefined : Array.isArray(value) ? value.map(String) : [String(value)]
+  value === undefined || value === ''
+    ? undefined
+    : Array.isArray(value)
+      ? value.map(String)
+      : [String(value)]
 
 export const messageRoutes = [
   defineRoute({
@@ -33,18 +37,26 @@ export const messageRoutes = [
     auth: 'apiKey',
     query: ListMessagesQuerySchema,
     numericQuery: ['page', 'limit'],
-    responses: { 200: { description: 'A page of messages (not wrapped in data)', schema: MessageListSchema } },
+    responses: {
+      200: { description: 'A page of messages (not wrapped in data)', schema: MessageListSchema },
+    },
     handler(c, { env, query }) {
       // Upstream reads 0 and a missing value alike, as the default.
       const page = query.page || 0
       const limit = query.limit || 10
       if (limit > MAX_MESSAGE_LIMIT) throw badRequest('Limit can not be larger then 1000')
       if (page < 0) throw new InternalError('MongoDB refuses a negative skip')
-      const subscriberId = typeof query.subscriberId === 'string' && query.subscriberId ? query.subscriberId : undefined
+      const subscriberId =
+        typeof query.subscriberId === 'string' && query.subscriberId
+          ? query.subscriberId
+          : undefined
       if (subscriberId && !env.messages.hasSubscriber(subscriberId))
         throw notFound(`Subscriber not found for id ${subscriberId}`)
       const matching = env.messages.list({
-        channel: typeof query.channel === 'string' && query.channel ? (query.channel as Channel) : undefined,
+        channel:
+          typeof query.channel === 'string' && query.channel
+            ? (query.channel as Channel)
+            : undefined,
         subscriberId,
         transactionIds: asList(query.transactionId),
       })
@@ -52,7 +64,13 @@ export const messageRoutes = [
       const start = Math.trunc(page * limit)
       const data = matching.slice(start, start + size).map(render)
       const totalCount = matching.length
-      return json(c, 200, { page, totalCount, hasMore: start + data.length < totalCount, pageSize: limit, data })
+      return json(c, 200, {
+        page,
+        totalCount,
+        hasMore: start + data.length < totalCount,
+        pageSize: limit,
+        data,
+      })
     },
   }),
   defineRoute({
@@ -85,7 +103,9 @@ export const messageRoutes = [
     responses: {
       200: {
         description: 'Deleted',
-        schema: z.object({ data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }) }),
+        schema: z.object({
+          data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
+        }),
       },
       404: { description: 'No such message' },
     },

@@ -9,24 +9,43 @@ const isNumber = (v: unknown, p: string) =>
     : `${p} must be a number conforming to the specified constraints`
 
 export const DeleteByTransactionQuerySchema = z.object({
-  channel: field<Channel>('channel', [isEnum(CHANNELS)], { type: 'string', enum: [...CHANNELS] }, { optional: true }),
+  channel: field<Channel>(
+    'channel',
+    [isEnum(CHANNELS)],
+    { type: 'string', enum: [...CHANNELS] },
+    { optional: true }
+  ),
 })
 
 export const TransactionParamsSchema = z.object({ transactionId: z.string() })
 export const MessageIdParamsSchema = z.object({
-  messageId: field<string>('messageId', [isMongoId], { type: 'string', pattern: '^[0-9a-fA-F]{24}$' }),
+  messageId: field<string>('messageId', [isMongoId], {
+    type: 'string',
+    pattern: '^[0-9a-fA-F]{24}$',
+  }),
 })
 
 // Upstream leaves channel, subscriberId and transactionId unvalidated on this route.
 export const ListMessagesQuerySchema = z.object({
-  channel: z.unknown().optional().meta({ type: 'string', enum: [...CHANNELS] }),
+  channel: z
+    .unknown()
+    .optional()
+    .meta({ type: 'string', enum: [...CHANNELS] }),
   subscriberId: z.unknown().optional().meta({ type: 'string' }),
-  transactionId: z.unknown().optional().meta({
-    description: 'one transaction id, or the parameter repeated for several',
-    anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-  }),
+  transactionId: z
+    .unknown()
+    .optional()
+    .meta({
+      description: 'one transaction id, or the parameter repeated for several',
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    }),
   page: field<number>('page', [isNumber], { type: 'number', default: 0 }, { optional: true }),
-  limit: field<number>('limit', [isNumber], { type: 'number', default: 10, maximum: 1000 }, { optional: true }),
+  limit: field<number>(
+    'limit',
+    [isNumber],
+    { type: 'number', default: 10, maximum: 1000 },
+    { optional: true }
+  ),
 }) as z.ZodType<{
   channel?: unknown
   subscriberId?: unknown

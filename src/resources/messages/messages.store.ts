@@ -60,10 +60,11 @@ export interface MessageQuery {
  * Messages by id with a transaction index. Deletion is soft, as upstream uses mongoose-delete:
  * a deleted message stays stored with `deleted: true` and every read skips it.
  */
-export function createMessageStore(initial: Message[]) {
+/** `knownSubscribers`: subscribers that exist without messages (topic members, say). */
+export function createMessageStore(initial: Message[], knownSubscribers: string[] = []) {
   const byId = new Map<string, Message>()
   const byTransaction = new Map<string, Message[]>()
-  const subscribers = new Set<string>()
+  const subscribers = new Set<string>(knownSubscribers)
 
   function add(message: Message) {
     byId.set(message._id, message)
@@ -113,7 +114,9 @@ export function createMessageStore(initial: Message[]) {
           (!query.channel || m.channel === query.channel) &&
           (!query.subscriberId || m.subscriber.subscriberId === query.subscriberId)
       )
-      return matching.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      return matching.sort((a, b) =>
+        a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
+      )
     },
   }
 }

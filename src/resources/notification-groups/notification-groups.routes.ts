@@ -27,7 +27,12 @@ export const notificationGroupRoutes = [
     summary: 'List workflow groups',
     tags,
     auth: 'apiKey',
-    responses: { 200: { description: 'Every group, in creation order', schema: z.object({ data: z.array(NotificationGroupSchema) }) } },
+    responses: {
+      200: {
+        description: 'Every group, in creation order',
+        schema: z.object({ data: z.array(NotificationGroupSchema) }),
+      },
+    },
     handler: (c, { env }) => json(c, 200, { data: env.groups.list() }),
   }),
   defineRoute({
@@ -37,7 +42,9 @@ export const notificationGroupRoutes = [
     tags,
     auth: 'apiKey',
     body: CreateGroupBodySchema,
-    responses: { 201: { description: 'The new group', schema: z.object({ data: NotificationGroupSchema }) } },
+    responses: {
+      201: { description: 'The new group', schema: z.object({ data: NotificationGroupSchema }) },
+    },
     handler(c, { env, body }) {
       const now = env.now()
       // Upstream's quirk: the new group's parent is the first group it finds in the organization.
@@ -68,7 +75,7 @@ export const notificationGroupRoutes = [
     },
     handler(c, { env, params }) {
       checkCastable(params.id)
-      const group = env.groups.get(params.id)
+      const group = env.groups.get(params.id.toLowerCase())
       if (!group) throw notFound()
       return json(c, 200, { data: withId(group) })
     },
@@ -86,7 +93,7 @@ export const notificationGroupRoutes = [
     },
     handler(c, { env, params }) {
       checkCastable(params.id)
-      if (!env.groups.remove(params.id)) throw notFound()
+      if (!env.groups.remove(params.id.toLowerCase())) throw notFound()
       return json(c, 200, { data: { acknowledged: true, status: 'deleted' } })
     },
   }),

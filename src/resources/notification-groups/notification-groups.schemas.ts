@@ -7,7 +7,9 @@ export const CreateGroupBodySchema = z.object({
   name: field<string>('name', [isDefined, isString], { type: 'string' }),
 })
 
-export const GroupIdParamsSchema = z.object({ id: z.string().meta({ description: 'workflow group id' }) })
+export const GroupIdParamsSchema = z.object({
+  id: z.string().meta({ description: 'workflow group id' }),
+})
 
 export const NotificationGroupSchema = z
   .object({

@@ -12,7 +12,9 @@ export const topicRoutes = [
     auth: 'apiKey',
     query: ListTopicsQuerySchema,
     numericQuery: ['page', 'pageSize'],
-    responses: { 200: { description: 'A page of topics (not wrapped in data)', schema: TopicListSchema } },
+    responses: {
+      200: { description: 'A page of topics (not wrapped in data)', schema: TopicListSchema },
+    },
     handler(c, { env, query }) {
       const page = query.page ?? 0
       const pageSize = query.pageSize ?? 10

@@ -6,14 +6,24 @@ export const MAX_TOPIC_PAGE_SIZE = 10
 
 // Upstream reports Min before IsInt for each property, and page before pageSize.
 export const ListTopicsQuerySchema = z.object({
-  page: field<number>('page', [min(0), isInt], { type: 'integer', minimum: 0, default: 0 }, { optional: true }),
+  page: field<number>(
+    'page',
+    [min(0), isInt],
+    { type: 'integer', minimum: 0, default: 0 },
+    { optional: true }
+  ),
   pageSize: field<number>(
     'pageSize',
     [min(0), isInt],
     { type: 'integer', minimum: 0, maximum: MAX_TOPIC_PAGE_SIZE, default: 10 },
     { optional: true }
   ),
-  key: field<string>('key', [isString], { type: 'string', description: 'exact, case-sensitive key' }, { optional: true }),
+  key: field<string>(
+    'key',
+    [isString],
+    { type: 'string', description: 'exact, case-sensitive key' },
+    { optional: true }
+  ),
 })
 
 export const TopicSchema = z

@@ -9,8 +9,23 @@ export interface ExtractedVariable {
 
 // Helpers whose first argument upstream reads as a variable (`{{titlecase word}}` gives `word`).
 const KNOWN_HELPERS = new Set([
-  'equals', 'titlecase', 'uppercase', 'lowercase', 'pluralize', 'dateFormat', 'unique', 'groupBy',
-  'sortBy', 'numberFormat', 'i18n', 'gt', 'gte', 'lt', 'lte', 'eq', 'ne',
+  'equals',
+  'titlecase',
+  'uppercase',
+  'lowercase',
+  'pluralize',
+  'dateFormat',
+  'unique',
+  'groupBy',
+  'sortBy',
+  'numberFormat',
+  'i18n',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'eq',
+  'ne',
 ])
 const SYSTEM_PREFIXES = new Set(['subscriber', 'step', 'branding', 'tenant', 'preheader', 'actor'])
 const RESERVED = { tenant: 'identifier', actor: 'subscriberId' } as const
@@ -20,55 +35,61 @@ type Node = {
   path?: { original?: unknown }
   params?: { original?: unknown }[]
   program?: { body: Node[] }
-  hash?: { pairs?: { value?: { original?: unknown } }[] }
+  hash?: { pairs?: Node[] }
+  value?: { original?: unknown }
 }
 
-function nameOf(value: unknown): string | undefined {
-  if (value === undefined) return undefined
-  // Upstream tests the name with a string regex; a number literal makes the whole extraction fail.
+/** Upstream tests names with String.match: anything but a string makes the extraction fail. */
+function isVariableName(value: unknown): value is string {
   if (typeof value !== 'string') throw new TypeError('not a variable name')
-  return /^[a-zA-Z_]/.test(value) ? value : undefined
+  return /^[a-zA-Z_]/.test(value)
 }
 
-/** Walks a Handlebars body the way upstream's getTemplateVariables does. */
-function walk(body: Node[], prefix = ''): ExtractedVariable[] {
-  const at = (name: string) => prefix + name
+const firstName = (node: Node) => node.params?.[0]?.original || node.path?.original
+
+/** Walks a Handlebars body the way upstream's getTemplateVariables does: strings, arrays, booleans, then hash pairs. */
+function walk(body: Node[]): ExtractedVariable[] {
   const strings: ExtractedVariable[] = []
   const arrays: ExtractedVariable[] = []
   const booleans: ExtractedVariable[] = []
+  const pairs: ExtractedVariable[] = []
   for (const node of body) {
     const helper = node.path?.original
-    if (node.type === 'MustacheStatement') {
+    if (node.type === 'HashPair') {
+      if (isVariableName(node.value?.original))
+        pairs.push({ name: node.value.original as string, type: 'String' })
+    } else if (node.type === 'MustacheStatement') {
+      const name = firstName(node)
       if (helper === 'i18n') {
-        for (const pair of node.hash?.pairs ?? []) {
-          const name = nameOf(pair.value?.original)
-          if (name) strings.push({ name: at(name), type: 'String' })
-        }
+        strings.push(...walk(node.hash?.pairs ?? []))
         continue
       }
-      const first = node.params?.[0]
-      const name = nameOf(first?.original || helper)
-      if (!name || (first && !KNOWN_HELPERS.has(String(helper)))) continue
-      strings.push({ name: at(name), type: 'String' })
+      if (!isVariableName(name)) continue
+      if (node.params?.[0]?.original && !KNOWN_HELPERS.has(String(helper))) continue
+      strings.push({ name, type: 'String' })
     } else if (node.type === 'BlockStatement' && (helper === 'each' || helper === 'with')) {
-      const name = nameOf(node.params?.[0]?.original)
-      if (!name) continue
-      if (helper === 'each') arrays.push({ name: at(name), type: 'Array' })
-      arrays.push(...walk(node.program?.body ?? [], `${at(name)}.`))
+      const name = firstName(node)
+      if (!isVariableName(name)) continue
+      const nested = walk(node.program?.body ?? []).map((v) => ({
+        ...v,
+        name: `${name}.${v.name}`,
+      }))
+      if (helper === 'each') arrays.push({ name, type: 'Array' })
+      arrays.push(...nested)
     } else if (node.type === 'BlockStatement' && (helper === 'if' || helper === 'unless')) {
-      const name = nameOf(node.params?.[0]?.original)
-      if (!name || (node.params?.length ?? 0) > 1) continue
-      booleans.push({ name: at(name), type: 'Boolean' })
-      booleans.push(...walk(node.program?.body ?? [], prefix))
+      const name = firstName(node)
+      if (!isVariableName(name) || (node.params?.length ?? 0) > 1) continue
+      booleans.push({ name, type: 'Boolean' }, ...walk(node.program?.body ?? []))
     }
   }
-  return [...strings, ...arrays, ...booleans]
+  return [...strings, ...arrays, ...booleans, ...pairs]
 }
 
+/** Upstream skips empty texts and fails on anything Handlebars cannot parse, a number included. */
 export function extractVariables(content: unknown): ExtractedVariable[] {
-  if (typeof content !== 'string' || content === '') return []
+  if (!content) return []
   try {
-    return walk(Handlebars.parseWithoutProcessing(content).body as unknown as Node[])
+    return walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[])
   } catch {
     throw badRequest('Failed to extract variables')
   }
@@ -82,7 +103,7 @@ const asObj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {}
 function stepTexts(template: Obj): unknown[] {
   switch (template.type) {
     case 'in_app':
-      return [template.content, asObj(asObj(template.cta).data).url]
+      return [template.content, asObj(asObj(template.cta).data).url || '']
     case 'sms':
       return [template.content]
     case 'push':
@@ -94,7 +115,7 @@ function stepTexts(template: Obj): unknown[] {
       ...template.content.flatMap((block) => [asObj(block).url || '', asObj(block).content]),
     ]
   }
-  return [template.content]
+  return typeof template.content === 'string' ? [template.content] : []
 }
 
 function stepVariables(step: Step, template: Obj): ExtractedVariable[] {
@@ -120,23 +141,29 @@ const prefixOf = (name: string) => name.split('.')[0] ?? name
 /** The trigger's variables, reserved variables and subscriber variables for a list of steps. */
 export function extractTriggerVariables(steps: Step[]) {
   const found: ExtractedVariable[] = []
+  const reserved = new Map<string, string>()
   for (const step of steps) {
     if (!step.template) continue
-    const template = asObj(step.template)
-    for (const text of stepTexts(template)) found.push(...extractVariables(text))
-    found.push(...stepVariables(step, template))
+    for (const text of stepTexts(asObj(step.template))) {
+      const extracted = extractVariables(text)
+      found.push(...extracted)
+      // Only names in the step texts make reserved variables, not filter fields or digest keys.
+      for (const v of extracted) {
+        const type = prefixOf(v.name)
+        if (type === 'tenant' || type === 'actor') reserved.set(type, RESERVED[type])
+      }
+    }
   }
+  for (const step of steps) found.push(...stepVariables(step, asObj(step.template)))
   // Position of the first occurrence, value of the last: what a Map keyed by name keeps.
   const byName = new Map<string, ExtractedVariable>()
   for (const v of found) if (!SYSTEM_PREFIXES.has(prefixOf(v.name))) byName.set(v.name, v)
 
-  const reserved = new Map<string, string>()
-  for (const v of found) {
-    const type = prefixOf(v.name)
-    if (type === 'tenant' || type === 'actor') reserved.set(type, RESERVED[type])
-  }
   const types = new Set(steps.map((s) => asObj(s.template).type))
-  const subscriber = [...(types.has('sms') ? ['phone'] : []), ...(types.has('email') ? ['email'] : [])]
+  const subscriber = [
+    ...(types.has('sms') ? ['phone'] : []),
+    ...(types.has('email') ? ['email'] : []),
+  ]
   return {
     variables: [...byName.values()],
     reservedVariables: [...reserved].map(([type, name]) => ({

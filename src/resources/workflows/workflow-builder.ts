@@ -1,18 +1,25 @@
 import slugify from 'slugify'
-import { badRequest } from '../../errors.js'
-import { isEnum, isMongoId } from '../../http/rules.js'
+import { badRequest, httpError } from '../../errors.js'
+import { isMongoId } from '../../http/rules.js'
 import type { Rng } from '../../tenancy/prng.js'
 import { extractTriggerVariables } from './template-variables.js'
 import {
-  STEP_TYPES,
-  type MessageTemplate,
-  type PreferenceSettings,
-  type Workflow,
-  type WorkflowStep,
+  castBoolean,
+  castFilters,
+  castMetadata,
+  castString,
+  defined,
+  isObj,
+} from './document-cast.js'
+import { buildTemplate, checkTemplate } from './message-template.js'
+import type {
+  MessageTemplate,
+  PreferenceSettings,
+  Workflow,
+  WorkflowStep,
 } from './workflows.types.js'
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** What building a workflow needs from its environment. */
 export interface WorkflowContext {
@@ -23,12 +30,15 @@ export interface WorkflowContext {
   newId: () => string
   rng: Rng
   identifierTaken: (identifier: string) => boolean
+  /** The blueprint path: the environment's group of that name, created when missing. */
+  groupNamed?: (name: string) => string
 }
 
 export interface WorkflowInput {
   name: string
   notificationGroupId: string
   steps: unknown[]
+  notificationGroup?: unknown
   description?: unknown
   tags?: unknown
   active?: unknown
@@ -56,114 +66,131 @@ export function triggerIdentifier(name: string, ctx: WorkflowContext): string {
 function preferenceSettings(sent: unknown): PreferenceSettings {
   const given = isObj(sent) ? sent : {}
   const out = {} as PreferenceSettings
-  for (const channel of CHANNELS) {
-    const value = given[channel]
-    out[channel] = typeof value === 'boolean' ? value : true
-  }
+  for (const channel of CHANNELS) out[channel] = castBoolean(given[channel]) ?? true
   return out
 }
 
-const TEMPLATE_FIELDS = ['name', 'subject', 'title', 'content', 'contentType', 'cta', 'preheader', 'senderName', 'actor'] as const
+const variantsOf = (step: Obj) => (Array.isArray(step.variants) ? step.variants.filter(isObj) : [])
 
-function checkTemplate(template: Obj) {
-  const problems = [
-    template.type === undefined || template.type === null ? 'type should not be null or undefined' : undefined,
-    isEnum(STEP_TYPES)(template.type, 'type'),
-  ].filter((m): m is string => m !== undefined)
-  if (problems.length) throw badRequest(problems)
-  if (isObj(template.cta) && template.cta.action === '') throw badRequest('Please provide a valid CTA action')
-}
-
-function buildTemplate(ctx: WorkflowContext, template: Obj, now: string): MessageTemplate {
-  checkTemplate(template)
-  const doc: Obj = { _id: ctx.newId(), type: template.type, active: true }
-  for (const key of TEMPLATE_FIELDS) if (template[key] !== undefined) doc[key] = template[key]
-  doc.variables = Array.isArray(template.variables)
-    ? template.variables.map((v) => ({ ...(isObj(v) ? v : {}), required: isObj(v) && v.required === true, _id: ctx.newId() }))
-    : []
-  doc._feedId = template.feedId ?? null
-  const layout = template.layoutId ?? null
-  doc._layoutId = template.type === 'email' && !layout ? ctx._layoutId : layout
-  Object.assign(doc, {
-    _environmentId: ctx._environmentId,
-    _organizationId: ctx._organizationId,
-    _creatorId: ctx._userId,
-    deleted: false,
-    createdAt: now,
-    updatedAt: now,
-    __v: 0,
-  })
-  return doc as MessageTemplate
-}
-
-function buildFilters(ctx: WorkflowContext, filters: unknown): Obj[] {
-  if (!Array.isArray(filters)) return []
-  return filters.filter(isObj).map((filter) => ({
-    ...filter,
-    children: Array.isArray(filter.children)
-      ? filter.children.filter(isObj).map((child) => ({ ...child, _id: ctx.newId() }))
-      : [],
-    _id: ctx.newId(),
-  }))
-}
-
-function buildStepBody(ctx: WorkflowContext, step: Obj, template: MessageTemplate) {
-  const out: Obj = {
-    _id: template._id,
-    _templateId: template._id,
-    active: typeof step.active === 'boolean' ? step.active : true,
-    shouldStopOnFail: typeof step.shouldStopOnFail === 'boolean' ? step.shouldStopOnFail : false,
+function checkVariantConditions(steps: Obj[]) {
+  for (const variant of steps.flatMap(variantsOf)) {
+    const filters = Array.isArray(variant.filters) ? variant.filters : []
+    if (!filters.some((f) => isObj(f) && Array.isArray(f.children) && f.children.length > 0))
+      throw badRequest(
+        `Variant conditions are required, variant name ${variant.name} id ${variant._id}`
+      )
   }
-  for (const key of ['uuid', 'name', 'stepId', 'replyCallback'] as const)
-    if (step[key] !== undefined) out[key] = step[key]
-  out.type = 'REGULAR'
-  out.filters = buildFilters(ctx, step.filters)
-  const metadata = isObj(step.metadata) ? step.metadata : {}
-  out.metadata = { ...metadata, timed: { weekDays: [], monthDays: [], ...(isObj(metadata.timed) ? metadata.timed : {}) } }
-  return out
 }
 
-function buildVariants(ctx: WorkflowContext, variants: unknown, now: string): Obj[] {
-  if (!Array.isArray(variants)) return []
-  return variants.filter(isObj).map((variant) => {
-    const conditions = Array.isArray(variant.filters) ? variant.filters : []
-    const hasCondition = conditions.some((f) => isObj(f) && Array.isArray(f.children) && f.children.length > 0)
-    if (!hasCondition)
-      throw badRequest(`Variant conditions are required, variant name ${variant.name} id ${variant._id}`)
-    if (!isObj(variant.template)) throw badRequest('Unexpected error: variants message template is missing')
-    const template = buildTemplate(ctx, variant.template, now)
-    return { ...buildStepBody(ctx, variant, template), template }
-  })
+function checkStep(step: Obj) {
+  if (!isObj(step.template)) throw badRequest('Unexpected error: message template is missing')
+  checkTemplate(step.template)
 }
 
-function buildSteps(ctx: WorkflowContext, steps: unknown[], now: string): WorkflowStep[] {
-  const built: WorkflowStep[] = []
-  for (const raw of steps) {
-    const step = isObj(raw) ? raw : {}
-    if (!isObj(step.template)) throw badRequest('Unexpected error: message template is missing')
-    const template = buildTemplate(ctx, step.template, now)
-    const body = buildStepBody(ctx, step, template)
-    const parent = built.at(-1)?._id ?? null
-    const variants = buildVariants(ctx, step.variants, now)
-    built.push({ ...body, _parentId: parent, variants, template } as unknown as WorkflowStep)
+function checkVariantTemplates(step: Obj) {
+  for (const variant of variantsOf(step)) {
+    if (!isObj(variant.template))
+      throw badRequest('Unexpected error: variants message template is missing')
+    checkTemplate(variant.template)
   }
-  return built
 }
 
 /**
- * Builds a workflow document the way upstream's create use case does: command checks, trigger
- * variables from the step texts, a unique trigger identifier, one message template per step.
- * Throws upstream's 400s; nothing is stored here.
+ * Upstream's checks, in the order its use case meets them: variant conditions, the first
+ * step's template, the trigger variables of every step, then the remaining templates.
  */
-export function buildWorkflow(ctx: WorkflowContext, input: WorkflowInput, now: string): Workflow {
-  const groupProblem = isMongoId(input.notificationGroupId, 'notificationGroupId')
+function checkSteps(steps: Obj[]) {
+  checkVariantConditions(steps)
+  if (steps[0]) checkStep(steps[0])
+  const variables = extractTriggerVariables(steps)
+  steps.forEach((step, index) => {
+    if (index > 0) checkStep(step)
+    checkVariantTemplates(step)
+  })
+  return variables
+}
+
+/** A step as upstream's schema stores it, in its field order, with the populated template. */
+function storedStep(
+  step: Obj,
+  template: MessageTemplate,
+  parentId: string | null,
+  ctx: WorkflowContext,
+  variants?: Obj[]
+) {
+  const replyCallback = isObj(step.replyCallback)
+    ? defined({
+        active: castBoolean(step.replyCallback.active),
+        url: castString(step.replyCallback.url),
+      })
+    : undefined
+  return defined({
+    _id: template._id,
+    active: castBoolean(step.active) ?? true,
+    replyCallback,
+    shouldStopOnFail: castBoolean(step.shouldStopOnFail) ?? false,
+    uuid: castString(step.uuid),
+    stepId: castString(step.stepId),
+    name: castString(step.name),
+    type: 'REGULAR',
+    filters: castFilters(step.filters, ctx.newId),
+    _templateId: template._id,
+    _parentId: parentId,
+    metadata: castMetadata(step.metadata),
+    variants,
+    template,
+  })
+}
+
+/** Each step's template is created, then its variants' (chained by _parentId), then the next step's. */
+function buildSteps(ctx: WorkflowContext, steps: Obj[], now: string): WorkflowStep[] {
+  const built: Obj[] = []
+  for (const step of steps) {
+    const template = buildTemplate(ctx, step.template as Obj, now)
+    const variants: Obj[] = []
+    for (const variant of variantsOf(step)) {
+      const previous = (variants.at(-1)?._id as string | undefined) ?? null
+      variants.push(
+        storedStep(variant, buildTemplate(ctx, variant.template as Obj, now), previous, ctx)
+      )
+    }
+    const parent = (built.at(-1)?._id as string | undefined) ?? null
+    built.push(storedStep(step, template, parent, ctx, variants))
+  }
+  return built as WorkflowStep[]
+}
+
+/** Upstream's blueprint path: the group is found or created by name, feed ids are dropped. */
+function applyBlueprint(ctx: WorkflowContext, input: WorkflowInput): WorkflowInput {
+  if (input.blueprintId === undefined || input.blueprintId === null) return input
+  const name = isObj(input.notificationGroup) ? input.notificationGroup.name : undefined
+  if (!name || !ctx.groupNamed) throw httpError(404, 'Notification group was not provided')
+  const steps = input.steps.map((s) =>
+    isObj(s) && isObj(s.template) ? { ...s, template: { ...s.template, feedId: undefined } } : s
+  )
+  // The blueprint command is built anew, without the custom data.
+  return { ...input, steps, notificationGroupId: ctx.groupNamed(String(name)), data: undefined }
+}
+
+/**
+ * Builds a workflow document the way upstream's create use case does. Throws upstream's 400s
+ * (and 404 on the blueprint path); nothing is stored here.
+ */
+export function buildWorkflow(ctx: WorkflowContext, sent: WorkflowInput, now: string): Workflow {
+  const groupProblem = isMongoId(sent.notificationGroupId, 'notificationGroupId')
   if (groupProblem) throw badRequest([groupProblem])
+  const input = applyBlueprint(ctx, sent)
   const steps = input.steps.map((s) => (isObj(s) ? s : {}))
-  const extracted = extractTriggerVariables(steps)
+  const extracted = checkSteps(steps)
   const identifier = triggerIdentifier(input.name, ctx)
   const builtSteps = buildSteps(ctx, steps, now)
   const active = input.active === true
-  const workflow: Workflow = {
+  const variable = (v: { name: string; type: string }) => ({
+    name: v.name,
+    type: v.type,
+    _id: ctx.newId(),
+  })
+  return {
     _id: ctx.newId(),
     name: input.name,
     ...(input.description !== undefined ? { description: input.description as string } : {}),
@@ -172,21 +199,29 @@ export function buildWorkflow(ctx: WorkflowContext, input: WorkflowInput, now: s
     draft: !active,
     critical: input.critical === true,
     isBlueprint: false,
-    _notificationGroupId: input.notificationGroupId,
-    tags: Array.isArray(input.tags) ? input.tags.map(String) : [],
+    // Mongoose casts the id to an ObjectId, which prints in lower case.
+    _notificationGroupId: input.notificationGroupId.toLowerCase(),
+    tags: Array.isArray(input.tags) ? input.tags.map((t) => castString(t) ?? '') : [],
     triggers: [
       {
         type: 'event',
         identifier,
-        variables: extracted.variables.map((v) => ({ ...v, _id: ctx.newId() })),
-        reservedVariables: extracted.reservedVariables,
-        subscriberVariables: extracted.subscriberVariables.map((name) => ({ name, _id: ctx.newId() })),
+        variables: extracted.variables.map(variable),
+        reservedVariables: extracted.reservedVariables.map((r) => ({
+          type: r.type,
+          variables: r.variables.map(variable),
+          _id: ctx.newId(),
+        })),
+        subscriberVariables: extracted.subscriberVariables.map((name) => ({
+          name,
+          _id: ctx.newId(),
+        })),
         _id: ctx.newId(),
       },
     ],
     steps: builtSteps,
     preferenceSettings: preferenceSettings(input.preferenceSettings),
-    ...(input.data !== undefined ? { data: input.data } : {}),
+    ...(input.data ? { data: input.data } : {}),
     ...(input.blueprintId !== undefined ? { blueprintId: input.blueprintId } : {}),
     origin: 'novu-cloud',
     _environmentId: ctx._environmentId,
@@ -197,5 +232,4 @@ export function buildWorkflow(ctx: WorkflowContext, input: WorkflowInput, now: s
     updatedAt: now,
     __v: 0,
   }
-  return workflow
 }

@@ -14,7 +14,9 @@ export function renderWorkflow(workflow: Workflow) {
 }
 
 function renderStep(step: WorkflowStep): Record<string, unknown> {
-  const variants = Array.isArray(step.variants) ? (step.variants as WorkflowStep[]).map(renderStep) : step.variants
+  const variants = Array.isArray(step.variants)
+    ? (step.variants as WorkflowStep[]).map(renderStep)
+    : step.variants
   return {
     ...step,
     ...(variants !== undefined ? { variants } : {}),

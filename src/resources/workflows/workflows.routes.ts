@@ -50,7 +50,12 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       auth: 'apiKey',
       query: ListWorkflowsQuerySchema,
       numericQuery: ['page', 'limit'],
-      responses: { 200: { description: 'A page of workflows (not wrapped in data)', schema: WorkflowListSchema } },
+      responses: {
+        200: {
+          description: 'A page of workflows (not wrapped in data)',
+          schema: WorkflowListSchema,
+        },
+      },
       handler(c, { env, query }) {
         const page = query.page ?? 0
         const limit = query.limit ?? 10

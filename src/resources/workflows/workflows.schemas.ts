@@ -26,9 +26,22 @@ export const CreateWorkflowBodySchema = z.object({
     pattern: '^[0-9a-fA-F]{24}$',
     description: 'id of the workflow group; must look like an ObjectId, existence is not checked',
   }),
-  notificationGroup: z.unknown().optional().meta({ type: 'object', properties: { name: { type: 'string' } } }),
-  tags: field<unknown[]>('tags', [isArray], { type: 'array', items: { type: 'string' } }, { optional: true }),
-  description: field<string>('description', [maxLength(1000), isString], { type: 'string', maxLength: 1000 }, { optional: true }),
+  notificationGroup: z
+    .unknown()
+    .optional()
+    .meta({ type: 'object', properties: { name: { type: 'string' } } }),
+  tags: field<unknown[]>(
+    'tags',
+    [isArray],
+    { type: 'array', items: { type: 'string' } },
+    { optional: true }
+  ),
+  description: field<string>(
+    'description',
+    [maxLength(1000), isString],
+    { type: 'string', maxLength: 1000 },
+    { optional: true }
+  ),
   steps: field<unknown[]>('steps', [isDefined, isArray, nestedObjects], {
     type: 'array',
     items: {
@@ -50,13 +63,40 @@ export const CreateWorkflowBodySchema = z.object({
       },
     },
   }),
-  active: field<boolean>('active', [isBoolean], { type: 'boolean', default: false }, { optional: true }),
-  draft: field<boolean>('draft', [isBoolean], { type: 'boolean', deprecated: true, description: 'ignored: draft is always the opposite of active' }, { optional: true }),
-  critical: field<boolean>('critical', [isBoolean], { type: 'boolean', default: false }, { optional: true }),
-  preferenceSettings: z.unknown().optional().meta({
-    type: 'object',
-    properties: Object.fromEntries(['email', 'sms', 'in_app', 'chat', 'push'].map((c) => [c, { type: 'boolean', default: true }])),
-  }),
+  active: field<boolean>(
+    'active',
+    [isBoolean],
+    { type: 'boolean', default: false },
+    { optional: true }
+  ),
+  draft: field<boolean>(
+    'draft',
+    [isBoolean],
+    {
+      type: 'boolean',
+      deprecated: true,
+      description: 'ignored: draft is always the opposite of active',
+    },
+    { optional: true }
+  ),
+  critical: field<boolean>(
+    'critical',
+    [isBoolean],
+    { type: 'boolean', default: false },
+    { optional: true }
+  ),
+  preferenceSettings: z
+    .unknown()
+    .optional()
+    .meta({
+      type: 'object',
+      properties: Object.fromEntries(
+        ['email', 'sms', 'in_app', 'chat', 'push'].map((c) => [
+          c,
+          { type: 'boolean', default: true },
+        ])
+      ),
+    }),
   blueprintId: field<string>('blueprintId', [isString], { type: 'string' }, { optional: true }),
   data: z.unknown().optional().meta({ type: 'object', description: 'custom data, stored as sent' }),
 })
@@ -69,9 +109,19 @@ export const WorkflowIdParamsSchema = z.object({ workflowId: z.string() })
 
 /** Upstream's list query: its own property first, then the inherited page and limit. */
 export const ListWorkflowsQuerySchema = z.object({
-  query: field<string>('query', [isString], { type: 'string', description: 'case-insensitive match on name or trigger identifier' }, { optional: true }),
+  query: field<string>(
+    'query',
+    [isString],
+    { type: 'string', description: 'case-insensitive match on name or trigger identifier' },
+    { optional: true }
+  ),
   page: field<number>('page', [isInt], { type: 'integer', default: 0 }, { optional: true }),
-  limit: field<number>('limit', [max(100), min(1), isInt], { type: 'integer', minimum: 1, maximum: 100, default: 10 }, { optional: true }),
+  limit: field<number>(
+    'limit',
+    [max(100), min(1), isInt],
+    { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    { optional: true }
+  ),
 })
 
 export const WorkflowSchema = z
@@ -95,8 +145,16 @@ export const WorkflowSchema = z
         _id: z.string(),
       })
     ),
-    steps: z.array(z.looseObject({ _id: z.string(), _templateId: z.string(), template: z.looseObject({}) })),
-    preferenceSettings: z.object({ email: z.boolean(), sms: z.boolean(), in_app: z.boolean(), chat: z.boolean(), push: z.boolean() }),
+    steps: z.array(
+      z.looseObject({ _id: z.string(), _templateId: z.string(), template: z.looseObject({}) })
+    ),
+    preferenceSettings: z.object({
+      email: z.boolean(),
+      sms: z.boolean(),
+      in_app: z.boolean(),
+      chat: z.boolean(),
+      push: z.boolean(),
+    }),
     _environmentId: z.string(),
     _organizationId: z.string(),
     _creatorId: z.string(),

@@ -12,7 +12,8 @@ export const STEP_TYPES = [
 
 export interface TemplateVariable {
   name: string
-  type: 'String' | 'Array' | 'Boolean'
+  /** String, Array or Boolean. */
+  type: string
   _id: string
 }
 
@@ -20,7 +21,7 @@ export interface Trigger {
   type: 'event'
   identifier: string
   variables: TemplateVariable[]
-  reservedVariables: { type: string; variables: { name: string; type: string }[] }[]
+  reservedVariables: { type: string; variables: TemplateVariable[]; _id: string }[]
   subscriberVariables: { name: string; _id: string }[]
   _id: string
 }

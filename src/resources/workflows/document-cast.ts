@@ -1,0 +1,112 @@
+import { InternalError } from '../../errors.js'
+
+/**
+ * How upstream's Mongoose schemas store what a client sends: known fields cast to their
+ * types, unknown fields dropped. A value Mongoose cannot cast fails the save, which upstream
+ * answers with a 500.
+ */
+type Obj = Record<string, unknown>
+export const isObj = (v: unknown): v is Obj =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+
+const TRUE = new Set<unknown>([true, 'true', 1, '1', 'yes'])
+const FALSE = new Set<unknown>([false, 'false', 0, '0', 'no'])
+
+const castError = (kind: string, value: unknown) =>
+  new InternalError(`Cast to ${kind} failed for value ${JSON.stringify(value)}`)
+
+export function castBoolean(value: unknown): boolean | undefined {
+  if (value === undefined || value === null) return undefined
+  if (TRUE.has(value)) return true
+  if (FALSE.has(value)) return false
+  throw castError('Boolean', value)
+}
+
+export function castString(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  throw castError('string', value)
+}
+
+export function castNumber(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (typeof number === 'number' && Number.isFinite(number)) return number
+  throw castError('Number', value)
+}
+
+/** Keeps the fields that are set, in the schema's order. */
+export function defined(fields: Obj): Obj {
+  const out: Obj = {}
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value
+  return out
+}
+
+const castStrings = (value: unknown) =>
+  Array.isArray(value) ? value.map((v) => castString(v) ?? '') : []
+const castNumbers = (value: unknown) =>
+  Array.isArray(value) ? value.map((v) => castNumber(v) ?? 0) : []
+
+export function castMetadata(value: unknown): Obj {
+  const m = isObj(value) ? value : {}
+  const timed = isObj(m.timed) ? m.timed : {}
+  return defined({
+    amount: castNumber(m.amount),
+    unit: castString(m.unit),
+    digestKey: castString(m.digestKey),
+    delayPath: castString(m.delayPath),
+    type: castString(m.type),
+    backoffUnit: castString(m.backoffUnit),
+    backoffAmount: castNumber(m.backoffAmount),
+    updateMode: castBoolean(m.updateMode),
+    backoff: castBoolean(m.backoff),
+    timed: defined({
+      atTime: castString(timed.atTime),
+      weekDays: castStrings(timed.weekDays),
+      monthDays: castNumbers(timed.monthDays),
+      ordinal: castString(timed.ordinal),
+      ordinalValue: castString(timed.ordinalValue),
+      monthlyType: castString(timed.monthlyType),
+    }),
+  })
+}
+
+export function castFilters(value: unknown, newId: () => string): Obj[] {
+  if (!Array.isArray(value)) return []
+  return value.filter(isObj).map((filter) =>
+    defined({
+      isNegated: castBoolean(filter.isNegated),
+      type: castString(filter.type),
+      value: castString(filter.value),
+      children: (Array.isArray(filter.children) ? filter.children.filter(isObj) : []).map((child) =>
+        defined({
+          field: castString(child.field),
+          value: child.value,
+          operator: castString(child.operator),
+          on: castString(child.on),
+          webhookUrl: castString(child.webhookUrl),
+          timeOperator: castString(child.timeOperator),
+          step: castString(child.step),
+          stepType: castString(child.stepType),
+          _id: newId(),
+        })
+      ),
+      _id: newId(),
+    })
+  )
+}
+
+/** Template variables keep name, type, required (false by default) and a non-empty default. */
+export function castVariables(value: unknown, newId: () => string): Obj[] {
+  if (!Array.isArray(value)) return []
+  return value.filter(isObj).map((v) =>
+    defined({
+      name: castString(v.name),
+      type: castString(v.type),
+      required: castBoolean(v.required) ?? false,
+      defaultValue: v.defaultValue === '' ? undefined : v.defaultValue,
+      _id: newId(),
+    })
+  )
+}

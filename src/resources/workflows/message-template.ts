@@ -1,0 +1,64 @@
+import { badRequest } from '../../errors.js'
+import { isEnum } from '../../http/rules.js'
+import { castString, castVariables, defined, isObj } from './document-cast.js'
+import { sanitizeContent } from './sanitize.js'
+import type { WorkflowContext } from './workflow-builder.js'
+import { STEP_TYPES, type MessageTemplate } from './workflows.types.js'
+
+type Obj = Record<string, unknown>
+
+const stringField = (template: Obj, field: string) => {
+  const value = template[field]
+  return value === undefined || value === null || typeof value === 'string'
+    ? undefined
+    : `${field} must be a string`
+}
+
+/** Upstream's CreateMessageTemplateCommand checks, in its property order. */
+export function checkTemplate(template: Obj) {
+  const { type, cta } = template
+  const problems = [
+    type === undefined || type === null ? 'type should not be null or undefined' : undefined,
+    isEnum(STEP_TYPES)(type, 'type'),
+    cta !== undefined && cta !== null && typeof cta !== 'object'
+      ? 'nested property cta must be either object or array'
+      : undefined,
+    stringField(template, 'feedId'),
+    stringField(template, 'layoutId'),
+    stringField(template, 'preheader'),
+    stringField(template, 'senderName'),
+  ].filter((m): m is string => m !== undefined)
+  if (problems.length) throw badRequest(problems)
+  if (isObj(cta) && cta.action === '') throw badRequest('Please provide a valid CTA action')
+}
+
+/** The message template document upstream creates for a step, as it is populated into the step. */
+export function buildTemplate(ctx: WorkflowContext, template: Obj, now: string): MessageTemplate {
+  const layoutId = template.layoutId
+  return defined({
+    _id: ctx.newId(),
+    type: template.type,
+    active: true,
+    name: castString(template.name),
+    subject: castString(template.subject),
+    title: castString(template.title),
+    content:
+      template.contentType === 'editor' ? sanitizeContent(template.content) : template.content,
+    contentType: castString(template.contentType),
+    cta: isObj(template.cta) ? template.cta : undefined,
+    preheader: template.preheader ?? undefined,
+    senderName: template.senderName ?? undefined,
+    actor: isObj(template.actor) ? template.actor : undefined,
+    variables: castVariables(template.variables, ctx.newId),
+    _feedId: template.feedId ? template.feedId : null,
+    // Email steps without a layout get the environment's default one.
+    _layoutId: template.type === 'email' && !layoutId ? ctx._layoutId : (layoutId ?? null),
+    _environmentId: ctx._environmentId,
+    _organizationId: ctx._organizationId,
+    _creatorId: ctx._userId,
+    deleted: false,
+    createdAt: now,
+    updatedAt: now,
+    __v: 0,
+  }) as MessageTemplate
+}
