@@ -1,4 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMock, type Mock } from './mock.js'
 import type { MockOptionsInput } from './config.js'
@@ -41,8 +42,14 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     url,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        if ('closeIdleConnections' in server) server.closeIdleConnections()
+        const http = server as Server
+        // A keep-alive connection goes idle once its in-flight response is sent: close it then.
+        const sweep = setInterval(() => http.closeIdleConnections(), 25)
+        http.close(() => {
+          clearInterval(sweep)
+          resolve()
+        })
+        http.closeIdleConnections()
       })
       return closing
     },
