@@ -14,5 +14,7 @@ export interface AppEnv {
     /** The chaos rule that fired, and the network fault it caused, if any. */
     rule?: string
     fault?: string
+    /** The latency chaos added before the route ran. */
+    delayMs?: number
   }
 }

@@ -10,6 +10,7 @@ import {
   validateScenario,
 } from '../scenarios/loader.js'
 import type { MockState } from '../state.js'
+import { RuleSetError } from '../chaos/rules.js'
 import {
   LoadScenarioBodySchema,
   OptionalApiKeyQuerySchema,
@@ -20,6 +21,7 @@ const tags = ['admin']
 
 /** A scenario that fails to load answers 400 with one `path: message` line per problem. */
 export function scenarioFailure(error: unknown): never {
+  if (error instanceof RuleSetError) throw badRequest(error.problems)
   if (!(error instanceof ScenarioError)) throw error
   if (error.message.startsWith('Unknown scenario')) throw httpError(404, error.message)
   const lines = error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message))

@@ -1,10 +1,35 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
+import { wait } from './delays.js'
+import { statusFault } from './faults.js'
+import { networkFault } from './network.js'
+import { MAX_DELAY_MS } from './rules.schemas.js'
 
-/** Applies the first matching chaos rule (delay, then fault) before the route runs. */
-export function chaos(_state: MockState): MiddlewareHandler<AppEnv> {
-  return async function chaos(_c, next) {
-    await next()
+/** nginx's "client closed request": what the journal records when the client left during a delay. */
+const CLIENT_CLOSED = 499
+
+/**
+ * Applies the chaos rules to a Novu request: the global latency plus the delay of the newest
+ * matching rule, then that rule's fault, or the real route. With no rule matching and no latency,
+ * a request pays one pass over the precompiled matchers.
+ *
+ * @example
+ * app.use('/v1/*', chaos(state))
+ * state.rules.add({ match: { method: 'DELETE', path: '/v1/messages/transaction/:id' }, fault: { status: 503 }, times: 2 })
+ */
+export function chaos(state: MockState): MiddlewareHandler<AppEnv> {
+  return async function chaos(c, next) {
+    const decision = state.rules.decide(c.req)
+    if (decision) c.set('rule', decision.ruleId)
+    const delayMs = Math.min(state.latency + (decision?.delayMs ?? 0), MAX_DELAY_MS)
+    if (delayMs > 0) c.set('delayMs', Math.round(delayMs * 100) / 100)
+    // The request's signal aborts when the client disconnects, which ends the wait early.
+    if (delayMs > 0 && !(await wait(delayMs, c.req.raw.signal)))
+      return new Response(null, { status: CLIENT_CLOSED })
+    const outcome = decision?.outcome
+    if (!outcome || 'pass' in outcome) return next()
+    if ('status' in outcome) return statusFault(c, state, outcome)
+    return networkFault(c, outcome, next)
   }
 }

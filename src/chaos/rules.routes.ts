@@ -1,7 +1,123 @@
-import type { AnyRoute } from '../http/route.js'
+import { z } from 'zod'
+import { badRequest, httpError, notFound } from '../errors.js'
+import { defineRoute, type AnyRoute } from '../http/route.js'
+import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
+import { RuleSetError } from './rules.js'
+import { LatencySchema, RuleSchema, RuleViewSchema, type Rule } from './rules.schemas.js'
+
+const tags = ['admin']
+const RuleIdParamsSchema = z.object({
+  id: z.string().meta({ description: 'the rule id, e.g. rule-1' }),
+})
+
+function addRule(state: MockState, rule: Rule) {
+  try {
+    return state.rules.add(rule)
+  } catch (error) {
+    if (!(error instanceof RuleSetError)) throw error
+    if (error.code === 'duplicate') throw httpError(409, error.message)
+    throw badRequest(error.code === 'limit' ? error.message : error.problems)
+  }
+}
 
 /** The control plane's chaos routes: /__admin/rules and /__admin/latency. */
-export function ruleRoutes(_state: MockState): AnyRoute[] {
-  return []
+export function ruleRoutes(state: MockState): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/rules',
+      summary:
+        'List the chaos rules in the order they are tried (newest first), with their counters',
+      tags,
+      auth: 'admin',
+      responses: {
+        200: {
+          description: 'The rules',
+          schema: z.object({ data: z.array(RuleViewSchema), maxRules: z.number() }),
+        },
+      },
+      handler: (c) => json(c, 200, { data: state.rules.list(), maxRules: state.options.maxRules }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/__admin/rules',
+      summary: 'Add a chaos rule (latency and/or fault); the newest matching rule wins',
+      tags,
+      auth: 'admin',
+      body: RuleSchema,
+      responses: {
+        201: { description: 'Added, with its id', schema: z.object({ data: RuleViewSchema }) },
+        400: {
+          description: 'Not a valid rule (every problem, with its path), or maxRules reached',
+        },
+        409: { description: 'A rule with this id exists' },
+      },
+      handler: (c, { body }) => json(c, 201, { data: addRule(state, body) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/__admin/rules/:id',
+      summary: 'Remove one chaos rule',
+      tags,
+      auth: 'admin',
+      params: RuleIdParamsSchema,
+      responses: {
+        200: {
+          description: 'Removed; the rule as it was',
+          schema: z.object({ data: RuleViewSchema }),
+        },
+        404: { description: 'No rule with this id' },
+      },
+      handler(c, { params }) {
+        const removed = state.rules.remove(params.id)
+        if (!removed)
+          throw notFound(`No rule with id "${params.id}". GET /__admin/rules lists the rules.`)
+        return json(c, 200, { data: removed })
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/__admin/rules',
+      summary:
+        "Remove every chaos rule, the scenario's included (POST /__admin/reset brings those back)",
+      tags,
+      auth: 'admin',
+      responses: {
+        200: {
+          description: 'How many were removed',
+          schema: z.object({ data: z.object({ removed: z.number() }) }),
+        },
+      },
+      handler: (c) => json(c, 200, { data: { removed: state.rules.clear() } }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/latency',
+      summary: 'Show the global latency added to every Novu route',
+      tags,
+      auth: 'admin',
+      responses: {
+        200: { description: 'In milliseconds', schema: z.object({ data: LatencySchema }) },
+      },
+      handler: (c) => json(c, 200, { data: { ms: state.latency } }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/__admin/latency',
+      summary:
+        'Set the global latency added to every Novu route (0 turns it off; reset restores the option)',
+      tags,
+      auth: 'admin',
+      body: LatencySchema,
+      responses: {
+        200: { description: 'The new latency', schema: z.object({ data: LatencySchema }) },
+        400: { description: 'Not a number of milliseconds from 0 to 600000' },
+      },
+      handler(c, { body }) {
+        state.latency = body.ms
+        return json(c, 200, { data: { ms: state.latency } })
+      },
+    }),
+  ]
 }

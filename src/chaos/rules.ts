@@ -1,13 +1,224 @@
+import { pathMatcher } from '../journal/journal.js'
 import type { Rng } from '../tenancy/prng.js'
+import { sampleDelay } from './delays.js'
+import { RuleSchema, type Outcome, type Rule } from './rules.schemas.js'
 
-/** Placeholder rule set: replaced by the chaos implementation. */
-export function createRuleSet(_options: { rng: Rng; maxRules: number }) {
-  const rules: unknown[] = []
+/** What the rule set needs to know about a request; Hono's `c.req` fits. */
+export interface RequestFacts {
+  readonly method: string
+  readonly path: string
+  header(name: string): string | undefined
+  query(key: string): string | undefined
+}
+
+/** The rule that fired for a request: wait `delayMs`, then apply `outcome` (or pass when none). */
+export interface Decision {
+  ruleId: string
+  delayMs: number
+  outcome?: Outcome
+}
+
+export type RuleSource = 'scenario' | 'admin'
+
+/** Domain errors; the admin routes map them to 400, 404 and 409. */
+export class RuleSetError extends Error {
+  constructor(
+    readonly code: 'invalid' | 'limit' | 'duplicate',
+    readonly problems: string[]
+  ) {
+    super(problems.join('; '))
+    this.name = 'RuleSetError'
+  }
+}
+
+interface LiveRule {
+  id: string
+  source: RuleSource
+  rule: Rule
+  methods?: ReadonlySet<string>
+  path?: (path: string) => boolean
+  apiKey?: string
+  query?: [string, string][]
+  matched: number
+  fired: number
+  timesLeft?: number
+  step: number
+}
+
+/** Validates and normalises any input (admin body, scenario entry, programmatic call). */
+export function parseRule(input: unknown): Rule {
+  const result = RuleSchema.safeParse(input)
+  if (result.success) return result.data
+  throw new RuleSetError(
+    'invalid',
+    result.error.issues.map((i) =>
+      i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message
+    )
+  )
+}
+
+// Compiled once per rule, so a request that no rule matches costs a Set lookup or a regex test per rule.
+function compile(id: string, source: RuleSource, rule: Rule): LiveRule {
+  const { method, path, apiKey, query } = rule.match
+  const methods = method === undefined ? undefined : [method].flat().map((m) => m.toUpperCase())
   return {
-    list: () => rules,
-    clear: () => void rules.splice(0),
-    /** Rules declared by the active scenario survive a reset; added ones do not. */
-    resetTo: (scenarioRules: unknown[]) => void rules.splice(0, rules.length, ...scenarioRules),
+    id,
+    source,
+    rule: { ...rule, id },
+    methods: methods && new Set(methods),
+    path: path === undefined ? undefined : pathMatcher(path),
+    apiKey,
+    query: query && Object.entries(query),
+    matched: 0,
+    fired: 0,
+    timesLeft: rule.times,
+    step: 0,
+  }
+}
+
+function apiKeyOf(req: RequestFacts): string | undefined {
+  const header = req.header('authorization')
+  return header?.startsWith('ApiKey ') ? header.slice(7) : undefined
+}
+
+function matches(live: LiveRule, req: RequestFacts, path: () => string): boolean {
+  if (live.methods && !live.methods.has(req.method)) return false
+  if (live.path && !live.path(path())) return false
+  if (live.apiKey !== undefined && apiKeyOf(req) !== live.apiKey) return false
+  return !live.query || live.query.every(([name, value]) => req.query(name) === value)
+}
+
+function view(live: LiveRule) {
+  const { after, times, sequence } = live.rule
+  const remaining: { times?: number; after?: number; sequence?: number } = {}
+  if (times !== undefined) remaining.times = live.timesLeft
+  if (after !== undefined) remaining.after = Math.max(0, after - live.matched)
+  if (sequence !== undefined) remaining.sequence = sequence.length - live.step
+  // id first: the rule holds the same id, and spreading it keeps the key where it is.
+  return {
+    id: live.id,
+    source: live.source,
+    ...live.rule,
+    matched: live.matched,
+    fired: live.fired,
+    remaining,
+  }
+}
+
+export type RuleView = ReturnType<typeof view>
+
+/**
+ * The chaos rules and their counters. The most recently added matching rule wins, as with msw's
+ * `use()`, which prepends: a test can shadow a scenario's rule without deleting it. A rule that
+ * fires alone decides the request (a sequence's `{ pass: true }` sends it to the real route).
+ * A rule that only skips this call (`after` not reached, `probability` missed) lets the
+ * older rules decide. Probability and delays draw from the seeded `rng` only.
+ */
+export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRules: number }) {
+  let rng = initialRng
+  let rules: LiveRule[] = []
+  let lastId = 0
+
+  /** The next rule-N that no rule has and no rule about to be added claims. */
+  function freshId(claimed: ReadonlySet<string> = new Set()): string {
+    const taken = new Set(rules.map((r) => r.id))
+    let id: string
+    do id = `rule-${++lastId}`
+    while (taken.has(id) || claimed.has(id))
+    return id
+  }
+
+  function checkRoom(rule: Rule, taken: Set<string>, count: number) {
+    if (count >= maxRules)
+      throw new RuleSetError('limit', [
+        `Too many rules: the limit is ${maxRules} (option maxRules). Remove some with DELETE /__admin/rules/:id or DELETE /__admin/rules.`,
+      ])
+    if (rule.id !== undefined && taken.has(rule.id))
+      throw new RuleSetError('duplicate', [
+        `A rule with id "${rule.id}" already exists: delete it first or pick another id.`,
+      ])
+  }
+
+  function fire(live: LiveRule, index: number): Decision {
+    const { delay, fault, sequence } = live.rule
+    live.fired++
+    const outcome = sequence ? sequence[live.step++] : fault
+    const delayMs = delay === undefined ? 0 : sampleDelay(delay, rng)
+    if (live.timesLeft !== undefined) live.timesLeft--
+    if (live.timesLeft === 0 || (sequence && live.step >= sequence.length)) rules.splice(index, 1)
+    return { ruleId: live.id, delayMs, ...(outcome ? { outcome } : {}) }
+  }
+
+  return {
+    get size() {
+      return rules.length
+    },
+    /** In the order they are tried: newest first. */
+    list: (): RuleView[] => rules.map(view).reverse(),
+    get: (id: string) => {
+      const live = rules.find((r) => r.id === id)
+      return live && view(live)
+    },
+    /** Validates, then adds; throws RuleSetError when invalid, over maxRules, or a duplicate id. */
+    add(input: Rule, source: RuleSource = 'admin'): RuleView {
+      const rule = parseRule(input)
+      checkRoom(rule, new Set(rules.map((r) => r.id)), rules.length)
+      const live = compile(rule.id ?? freshId(), source, rule)
+      rules.push(live)
+      return view(live)
+    },
+    remove(id: string): RuleView | undefined {
+      const index = rules.findIndex((r) => r.id === id)
+      if (index === -1) return undefined
+      return view(rules.splice(index, 1)[0] as LiveRule)
+    },
+    clear(): number {
+      const count = rules.length
+      rules = []
+      return count
+    },
+    /**
+     * Keeps only the scenario's rules, re-created with fresh counters and ids from rule-1. All of
+     * them are checked before anything changes: a bad list throws and leaves the set as it was.
+     */
+    resetTo(scenarioRules: readonly unknown[], reseeded?: Rng): void {
+      const parsed = scenarioRules.map((input, i) => {
+        try {
+          return parseRule(input)
+        } catch (error) {
+          const problems = (error as RuleSetError).problems.map((p) => `rules[${i}]: ${p}`)
+          throw new RuleSetError('invalid', problems)
+        }
+      })
+      const taken = new Set<string>()
+      parsed.forEach((rule, i) => {
+        checkRoom(rule, taken, i)
+        if (rule.id !== undefined) taken.add(rule.id)
+      })
+      rules = []
+      lastId = 0
+      // A reset starts the fault sequence over, as a fresh process with the same seed would.
+      if (reseeded) rng = reseeded
+      for (const rule of parsed) rules.push(compile(rule.id ?? freshId(taken), 'scenario', rule))
+    },
+    /** The hot path: the newest matching rule, its counters moved on; undefined when none fires. */
+    decide(req: RequestFacts): Decision | undefined {
+      let path: string | undefined
+      const pathOf = () => (path ??= req.path)
+      for (let i = rules.length - 1; i >= 0; i--) {
+        const live = rules[i] as LiveRule
+        if (!matches(live, req, pathOf)) continue
+        live.matched++
+        const { after = 0, probability } = live.rule
+        // A rule that lets this call through (not yet past `after`, or its draw missed) leaves
+        // it to the older rules, so "10% 503, else 3% reset, else latency" composes.
+        if (live.matched <= after) continue
+        // A certain rule draws nothing, so adding one does not shift the other rules' draws.
+        if (probability !== undefined && probability < 1 && !(rng() < probability)) continue
+        return fire(live, i)
+      }
+      return undefined
+    },
   }
 }
 

@@ -37,12 +37,17 @@ function apiKeyOf(c: Context): string | undefined {
   return header?.startsWith('ApiKey ') ? header.slice(7) : undefined
 }
 
+// These faults never send a response; malformed and slow bodies do, with the route's status.
+const CONNECTION_FAULTS = new Set(['reset', 'empty', 'hang'])
+const statusOf = (c: Context<AppEnv>) =>
+  CONNECTION_FAULTS.has(c.get('fault') ?? '') ? 0 : c.res.status
+
 function logRequest(state: MockState, c: Context<AppEnv>, started: number) {
   const key = apiKeyOf(c)
   state.logger.log('debug', 'request', {
     method: c.req.method,
     path: c.req.path,
-    status: c.get('fault') ? 0 : c.res.status,
+    status: statusOf(c),
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
     ...(c.get('rule') ? { rule: c.get('rule') } : {}),
@@ -73,10 +78,11 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
         ...(raw !== undefined && raw.length > MAX_JOURNAL_BODY ? { bodyTruncated: true } : {}),
         ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
         ...(c.get('env') ? { environmentId: c.get('env')?._environmentId } : {}),
-        status: c.get('fault') ? 0 : c.res.status,
+        status: statusOf(c),
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         ...(c.get('rule') ? { rule: c.get('rule') } : {}),
         ...(c.get('fault') ? { fault: c.get('fault') } : {}),
+        ...(c.get('delayMs') !== undefined ? { delayMs: c.get('delayMs') } : {}),
         matched,
         ...(matched ? {} : { closestRoutes: closestRoutes(c.req.method, c.req.path) }),
       },

@@ -16,6 +16,8 @@ export interface JournalEntry {
   /** The id of the chaos rule that fired, if any, and the fault it produced. */
   rule?: string
   fault?: string
+  /** The delay chaos added (global latency plus the rule's), in ms. */
+  delayMs?: number
   matched: boolean
   closestRoutes?: string[]
 }

@@ -19,7 +19,7 @@ export function activateScenario(state: MockState, scenario: Scenario): void {
     { apiKey: PROBE_KEY, role: 'Development', seed: source.seed, clock: createClock() },
     explicitOnly
   )
-  state.rules.resetTo(scenario.rules)
+  state.rules.resetTo(scenario.rules, createRng(`${source.seed}\u0000chaos`))
   state.scenario = scenario
   state.environments.load(source)
   state.journal.clear()
@@ -36,7 +36,10 @@ export function resetState(state: MockState, apiKey?: string): void {
     return
   }
   state.environments.reset()
-  state.rules.resetTo(state.scenario.rules)
+  state.rules.resetTo(
+    state.scenario.rules,
+    createRng(`${state.environments.source.seed}\u0000chaos`)
+  )
   state.journal.clear()
   state.latency = state.options.latency
   state.errorRng = createRng(`${state.environments.source.seed}\u0000errors`)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CHANNELS } from '../resources/messages/messages.store.js'
+import { RuleSchema } from '../chaos/rules.schemas.js'
 
 const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
 const IsoDate = z.iso.datetime({ offset: true })
@@ -99,7 +100,7 @@ export const ScenarioSchema = z.strictObject({
     workflows: [],
     messages: [],
   }),
-  rules: z.array(z.unknown()).default([]),
+  rules: z.array(RuleSchema).default([]),
   clock: ClockSchema.default({ mode: 'real' }),
 })
 
