@@ -5,6 +5,7 @@ import { createMock, type Mock } from './mock.js'
 import type { MockOptionsInput } from './config.js'
 import { loadFaker } from './fixtures/faker.js'
 import { createAdminClient } from './admin/client.js'
+import { hardenServer } from './http/client-errors.js'
 
 export interface RunningMock extends Mock {
   url: string
@@ -30,6 +31,7 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     const s = serve({ fetch: mock.app.fetch, hostname: host, port }, () => resolve(s))
     s.once('error', reject)
   })
+  hardenServer(server as Server, () => mock.state.now())
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
