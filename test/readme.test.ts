@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startMock, type RunningMock } from '../src/server.js'
+import { expect, onTestFinished, test } from 'vitest'
+import { startMock } from '../src/server.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
 const BASE = 'http://127.0.0.1:4000'
@@ -11,9 +11,9 @@ interface Example {
   body?: string
 }
 
-/** The `curl` lines of the "Try it" section, each with the `# → STATUS BODY` line under it. */
-function examples(): Example[] {
-  const section = README.split('## Try it')[1]?.split('\n## ')[0] ?? ''
+/** The `curl` lines of a README section, each with the `# → STATUS BODY` line under it. */
+function examples(heading = 'Try it'): Example[] {
+  const section = README.split(`## ${heading}\n`)[1]?.split('\n## ')[0] ?? ''
   const lines = section.split('\n')
   const out: Example[] = []
   lines.forEach((line, i) => {
@@ -56,13 +56,7 @@ function matchesShape(actual: string, shape: string): boolean {
   return true
 }
 
-let mock: RunningMock
-beforeAll(async () => {
-  mock = await startMock({ port: 0, logLevel: 'silent' })
-})
-afterAll(() => mock.close())
-
-test('the README has curl examples for every Novu operation', () => {
+test('the README has curl examples for every Novu operation and every admin route', () => {
   const commands = examples().map((e) => e.command)
   for (const route of [
     '/v1/topics',
@@ -77,13 +71,19 @@ test('the README has curl examples for every Novu operation', () => {
     ).toBe(true)
 })
 
-test('every curl example of the README answers what the README says', async () => {
-  for (const example of examples()) {
-    const { url, init } = toRequest(example.command, mock.url)
-    const res = await fetch(url, init)
-    const text = await res.text()
-    expect.soft(res.status, example.command).toBe(example.status)
-    if (example.body)
-      expect.soft(matchesShape(text, example.body), `${example.command}\n${text}`).toBe(true)
+test.each(['Try it', 'Admin API'])(
+  'every curl example of "%s" answers what the README says',
+  async (heading) => {
+    const mock = await startMock({ port: 0, logLevel: 'silent' })
+    onTestFinished(() => mock.close())
+    expect(examples(heading).length).toBeGreaterThan(10)
+    for (const example of examples(heading)) {
+      const { url, init } = toRequest(example.command, mock.url)
+      const res = await fetch(url, init)
+      const text = await res.text()
+      expect.soft(res.status, example.command).toBe(example.status)
+      if (example.body)
+        expect.soft(matchesShape(text, example.body), `${example.command}\n${text}`).toBe(true)
+    }
   }
-})
+)

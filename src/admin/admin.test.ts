@@ -269,7 +269,7 @@ test('clearing the journal answers how many entries went', async () => {
   const { app } = createMock()
   await app.request('/v1/topics', { headers: key('a') })
   const res = await app.request('/__admin/requests', { method: 'DELETE' })
-  expect(await read(res)).toEqual({ cleared: 1 })
+  expect(await read(res)).toEqual({ data: { cleared: 1 } })
   expect((await read(await app.request('/__admin/requests/count'))).count).toBe(0)
 })
 

@@ -87,7 +87,8 @@ export function createAdminClient(options: AdminClientOptions) {
       (await call<{ data: JournalEntry[] }>('GET', `/requests${filterQuery(filter)}`)).data,
     countRequests: async (filter?: JournalFilter) =>
       (await call<{ count: number }>('GET', `/requests/count${filterQuery(filter)}`)).count,
-    clearRequests: () => call<{ cleared: number }>('DELETE', '/requests'),
+    clearRequests: async () =>
+      (await call<{ data: { cleared: number } }>('DELETE', '/requests')).data.cleared,
   }
 }
 

@@ -26,3 +26,12 @@ export function closestRoutes(method: string, path: string): string[] {
     .slice(0, 3)
     .map(({ route }) => `${route.method} ${route.path}`)
 }
+
+const ROUTE_PATTERNS = NOVU_ROUTES.map((route) => ({
+  method: route.method,
+  regex: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`),
+}))
+
+/** Whether a Novu route serves this method and path (a chaos fault may have answered first). */
+export const routeExists = (method: string, path: string) =>
+  ROUTE_PATTERNS.some((route) => route.method === method && route.regex.test(path))

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import { redactKey } from '../log.js'
 import type { MockState } from '../state.js'
-import { closestRoutes } from './closest-routes.js'
+import { closestRoutes, routeExists } from './closest-routes.js'
 
 export const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
@@ -66,7 +66,9 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
     if (state.journal.capacity === 0 || c.req.path.startsWith('/__admin')) return
     const raw = c.get('rawBody')
     const key = apiKeyOf(c)
-    const matched = c.get('matched') === true
+    const matched =
+      c.get('matched') === true ||
+      (c.get('rule') !== undefined && routeExists(c.req.method, c.req.path))
     state.journal.record(
       {
         at: new Date().toISOString(),

@@ -122,11 +122,16 @@ export function requestRoutes(state: MockState): AnyRoute[] {
       summary: 'Clear the journal',
       tags,
       auth: 'admin',
-      responses: { 200: { description: 'Cleared', schema: z.object({ cleared: z.number() }) } },
+      responses: {
+        200: {
+          description: 'Cleared',
+          schema: z.object({ data: z.object({ cleared: z.number() }) }),
+        },
+      },
       handler(c) {
         const cleared = state.journal.size()
         state.journal.clear()
-        return json(c, 200, { cleared })
+        return json(c, 200, { data: { cleared } })
       },
     }),
   ]

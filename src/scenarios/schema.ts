@@ -67,7 +67,7 @@ export const KeySchema = z.strictObject({
   description: z.string().optional(),
 })
 
-export const ClockSchema = z.union([
+export const ClockSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('real') }),
   z.strictObject({ mode: z.literal('fixed'), at: IsoDate }),
 ])
