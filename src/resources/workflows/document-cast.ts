@@ -110,3 +110,19 @@ export function castVariables(value: unknown, newId: () => string): Obj[] {
     })
   )
 }
+
+/** The fields every document a user creates ends with: owner, creator, soft-delete flag, timestamps. */
+export function ownedDocument(
+  ctx: { _environmentId: string; _organizationId: string; _userId: string },
+  now: string
+) {
+  return {
+    _environmentId: ctx._environmentId,
+    _organizationId: ctx._organizationId,
+    _creatorId: ctx._userId,
+    deleted: false,
+    createdAt: now,
+    updatedAt: now,
+    __v: 0,
+  }
+}

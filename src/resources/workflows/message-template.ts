@@ -1,6 +1,6 @@
 import { badRequest } from '../../errors.js'
 import { isEnum } from '../../http/rules.js'
-import { castString, castVariables, defined, isObj } from './document-cast.js'
+import { castString, castVariables, defined, isObj, ownedDocument } from './document-cast.js'
 import { sanitizeContent } from './sanitize.js'
 import type { WorkflowContext } from './workflow-builder.js'
 import { STEP_TYPES, type MessageTemplate } from './workflows.types.js'
@@ -53,12 +53,6 @@ export function buildTemplate(ctx: WorkflowContext, template: Obj, now: string):
     _feedId: template.feedId ? template.feedId : null,
     // Email steps without a layout get the environment's default one.
     _layoutId: template.type === 'email' && !layoutId ? ctx._layoutId : (layoutId ?? null),
-    _environmentId: ctx._environmentId,
-    _organizationId: ctx._organizationId,
-    _creatorId: ctx._userId,
-    deleted: false,
-    createdAt: now,
-    updatedAt: now,
-    __v: 0,
+    ...ownedDocument(ctx, now),
   }) as MessageTemplate
 }

@@ -224,12 +224,6 @@ export function buildWorkflow(ctx: WorkflowContext, sent: WorkflowInput, now: st
     ...(input.data ? { data: input.data } : {}),
     ...(input.blueprintId !== undefined ? { blueprintId: input.blueprintId } : {}),
     origin: 'novu-cloud',
-    _environmentId: ctx._environmentId,
-    _organizationId: ctx._organizationId,
-    _creatorId: ctx._userId,
-    deleted: false,
-    createdAt: now,
-    updatedAt: now,
-    __v: 0,
+    ...ownedDocument(ctx, now),
   }
 }
