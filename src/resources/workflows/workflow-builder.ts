@@ -10,6 +10,7 @@ import {
   castString,
   defined,
   isObj,
+  ownedDocument,
 } from './document-cast.js'
 import { buildTemplate, checkTemplate } from './message-template.js'
 import type {
