@@ -249,3 +249,19 @@ test('answers the error path with the query string exactly as sent', async () =>
   expect(res.status).toBe(400)
   expect(res.body.path).toBe(path)
 })
+
+test('a key beyond the environment limit answers 403 with a message that says what to do', async () => {
+  const { app } = createMock({ maxEnvironments: 2 })
+  for (const key of ['one', 'two'])
+    expect(
+      (await app.request('/v1/topics', { headers: { Authorization: `ApiKey ${key}` } })).status
+    ).toBe(200)
+  const res = await app.request('/v1/topics', { headers: { Authorization: 'ApiKey three' } })
+  expect(res.status).toBe(403)
+  const body = (await res.json()) as { message: string; error: string }
+  expect(body.error).toBe('Forbidden')
+  expect(body.message).toMatch(/at most 2 environments.*--max-environments/)
+  expect(
+    (await app.request('/v1/topics', { headers: { Authorization: 'ApiKey one' } })).status
+  ).toBe(200)
+})

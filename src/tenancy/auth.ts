@@ -30,9 +30,10 @@ export function createAuthenticator(environments: Environments) {
       env = environments.resolve(apiKey)
     } catch (error) {
       if (!(error instanceof EnvironmentLimitError)) throw error
-      throw new ApiError(503, {
+      // 403, not 503: the SDKs would retry a 503 for up to an hour.
+      throw new ApiError(403, {
         message: `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`,
-        error: 'Service Unavailable',
+        error: 'Forbidden',
       })
     }
     if (!env) throw unauthorized('API Key not found')
