@@ -15,7 +15,8 @@ import { createAuthenticator } from './tenancy/auth.js'
 
 /** Wires middleware and routes; never listens. */
 export function createApp(state: MockState): Hono<AppEnv> {
-  const app = new Hono<AppEnv>()
+  // strict: false: like Express, a trailing slash names the same route.
+  const app = new Hono<AppEnv>({ strict: false })
   const authenticate = createAuthenticator(state.environments)
   app.use(journal(state))
   app.use(`${ADMIN_PREFIX}/*`, adminAuth(state.options.adminToken))

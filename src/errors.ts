@@ -76,3 +76,14 @@ export function errorBody(
 export function internalErrorBody(path: string, timestamp: string, errorId: string) {
   return errorBody(500, path, timestamp, { message: INTERNAL_ERROR_MESSAGE, errorId })
 }
+
+/** The client went away before its request was read: nobody is left to answer. */
+export class ClientClosedError extends Error {
+  constructor() {
+    super('the client closed the connection')
+    this.name = 'ClientClosedError'
+  }
+}
+
+/** nginx's "client closed request", as the journal records it. */
+export const CLIENT_CLOSED_REQUEST = 499

@@ -48,7 +48,7 @@ export function createState(
   logger = createLogger(options.logLevel)
 ): MockState {
   const registry = createScenarioRegistry(options.scenariosDir)
-  const scenario = registry.load(options.scenario)
+  const scenario = registry.load(options.scenario, { files: true })
   const source = compileScenario(scenario, options)
   const environments = createEnvironments(source, { maxEnvironments: options.maxEnvironments })
   const errorRng = createRng(`${source.seed}\u0000errors`)

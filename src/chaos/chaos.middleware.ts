@@ -1,9 +1,10 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
 import { wait } from './delays.js'
 import { statusFault } from './faults.js'
 import { networkFault } from './network.js'
+import type { Decision } from './rules.js'
 import { MAX_DELAY_MS } from './rules.schemas.js'
 
 /** nginx's "client closed request": what the journal records when the client left during a delay. */
@@ -19,17 +20,29 @@ const CLIENT_CLOSED = 499
  * state.rules.add({ match: { method: 'DELETE', path: '/v1/messages/transaction/:id' }, fault: { status: 503 }, times: 2 })
  */
 export function chaos(state: MockState): MiddlewareHandler<AppEnv> {
-  return async function chaos(c, next) {
+  return function chaos(c, next) {
     const decision = state.rules.decide(c.req)
-    if (decision) c.set('rule', decision.ruleId)
-    const delayMs = Math.min(state.latency + (decision?.delayMs ?? 0), MAX_DELAY_MS)
-    if (delayMs > 0) c.set('delayMs', Math.round(delayMs * 100) / 100)
-    // The request's signal aborts when the client disconnects, which ends the wait early.
-    if (delayMs > 0 && !(await wait(delayMs, c.req.raw.signal)))
-      return new Response(null, { status: CLIENT_CLOSED })
-    const outcome = decision?.outcome
-    if (!outcome || 'pass' in outcome) return next()
-    if ('status' in outcome) return statusFault(c, state, outcome)
-    return networkFault(c, outcome, next)
+    // No rule fired and no latency, as on almost every request: straight on, no async frame.
+    if (!decision && state.latency <= 0) return next()
+    return applyChaos(state, c, next, decision)
   }
+}
+
+/** The delay, then the fault or the real route, for a request a rule fired on or that has latency. */
+async function applyChaos(
+  state: MockState,
+  c: Context<AppEnv>,
+  next: Next,
+  decision: Decision | undefined
+): Promise<Response | void> {
+  if (decision) c.set('rule', decision.ruleId)
+  const delayMs = Math.min(state.latency + (decision?.delayMs ?? 0), MAX_DELAY_MS)
+  if (delayMs > 0) c.set('delayMs', Math.round(delayMs * 100) / 100)
+  // The request's signal aborts when the client disconnects, which ends the wait early.
+  if (delayMs > 0 && !(await wait(delayMs, c.req.raw.signal)))
+    return new Response(null, { status: CLIENT_CLOSED })
+  const outcome = decision?.outcome
+  if (!outcome || 'pass' in outcome) return next()
+  if ('status' in outcome) return statusFault(c, state, outcome)
+  return networkFault(c, outcome, next)
 }

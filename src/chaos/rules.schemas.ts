@@ -72,8 +72,12 @@ const DISTRIBUTIONS: Record<string, z.ZodType> = {
 export const DelaySchema = variant<Delay>([Ms, ...Object.values(DISTRIBUTIONS)], (value) => {
   if (typeof value === 'number') return Ms
   if (!isPlainObject(value)) return 'must be a number of ms or an object with a "distribution"'
+  // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+  const name = value.distribution
   return (
-    DISTRIBUTIONS[String(value.distribution)] ??
+    (typeof name === 'string' && Object.hasOwn(DISTRIBUTIONS, name)
+      ? DISTRIBUTIONS[name]
+      : undefined) ??
     'needs "distribution": "fixed" (ms), "uniform" (min, max), "normal" (mean, stddev) or "lognormal" (median, sigma)'
   )
 })

@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from 'hono'
-import { ApiError, badRequest, REASON } from '../errors.js'
+import type { Context, MiddlewareHandler, Next } from 'hono'
+import { ApiError, badRequest, ClientClosedError, REASON } from '../errors.js'
 
 export const SMALL_BODY_LIMIT = 100 * 1024
 export const LARGE_BODY_LIMIT = 20 * 1024 * 1024
@@ -31,14 +31,28 @@ const isJsonType = (type: string) => {
 }
 
 async function readText(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'))
+  const length = request.headers.get('content-length')
+  const declared = Number(length)
   if (declared > limit) throw tooLarge()
+  // A declared length is what Node's parser lets through, so the whole body fits the limit:
+  // arrayBuffer() then reads it straight off the socket, where `body` would build a web stream.
+  if (length !== null && Number.isInteger(declared) && declared >= 0) {
+    const bytes = Buffer.from(
+      await request.arrayBuffer().catch(() => {
+        throw new ClientClosedError()
+      })
+    )
+    if (bytes.byteLength > limit) throw tooLarge()
+    return bytes.toString('utf8')
+  }
   if (!request.body) return ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(() => {
+      throw new ClientClosedError()
+    })
     if (done) break
     size += value.byteLength
     if (size > limit) {
@@ -62,7 +76,9 @@ function strictViolation(text: string, first: string): string {
   }
 }
 
-export function parseJson(text: string): unknown {
+export function parseJson(sent: string): unknown {
+  // body-parser drops a UTF-8 byte order mark before parsing.
+  const text = sent.charCodeAt(0) === 0xfeff ? sent.slice(1) : sent
   if (text.length === 0) return {}
   const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1]
   if (first !== '{' && first !== '[') {
@@ -82,16 +98,19 @@ export function parseJson(text: string): unknown {
  * Any other content type leaves the body empty, as upstream treats it.
  */
 export function jsonBody(): MiddlewareHandler {
-  return async function jsonBody(c, next) {
+  return function jsonBody(c, next) {
     const method = c.req.method
-    if (method !== 'GET' && method !== 'HEAD') {
-      const type = c.req.header('content-type')
-      if (type && isJsonType(type)) {
-        const text = await readText(c.req.raw, bodyLimitFor(c.req.path))
-        c.set('rawBody', text)
-        c.set('body', parseJson(text))
-      }
-    }
-    await next()
+    // No body to read: on without an async frame of our own.
+    if (method === 'GET' || method === 'HEAD') return next()
+    const type = c.req.header('content-type')
+    if (!type || !isJsonType(type)) return next()
+    return readJsonBody(c, next)
   }
+}
+
+async function readJsonBody(c: Context, next: Next) {
+  const text = await readText(c.req.raw, bodyLimitFor(c.req.path))
+  c.set('rawBody', text)
+  c.set('body', parseJson(text))
+  await next()
 }

@@ -1,7 +1,15 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ApiError, errorBody, InternalError, internalErrorBody, REASON } from '../errors.js'
+import {
+  ApiError,
+  CLIENT_CLOSED_REQUEST,
+  ClientClosedError,
+  errorBody,
+  InternalError,
+  internalErrorBody,
+  REASON,
+} from '../errors.js'
 import type { MockState } from '../state.js'
 import { json, originalUrl } from './respond.js'
 
@@ -10,6 +18,8 @@ import { json, originalUrl } from './respond.js'
  * upstream's body shape. Unexpected errors become a 500 with an errorId, never a stack trace.
  */
 export function renderError(c: Context, state: MockState, error: unknown): Response {
+  if (error instanceof ClientClosedError)
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST })
   const path = originalUrl(c)
   const timestamp = state.now().toISOString()
   if (error instanceof ApiError) {

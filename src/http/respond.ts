@@ -3,10 +3,18 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
+// A plain header object, not c.header(): Hono then skips building a Headers instance, and
+// @hono/node-server writes the response straight from it.
+const JSON_HEADERS = { 'content-type': JSON_CONTENT_TYPE }
+
 /** JSON with the content type Express sends upstream. */
 export function json(c: Context, status: ContentfulStatusCode, body: unknown): Response {
-  c.header('Content-Type', JSON_CONTENT_TYPE)
-  return c.body(JSON.stringify(body), status)
+  return jsonText(c, status, JSON.stringify(body))
+}
+
+/** JSON already serialised, sent as `json()` sends it. */
+export function jsonText(c: Context, status: ContentfulStatusCode, text: string): Response {
+  return c.body(text, status, JSON_HEADERS)
 }
 
 /** The request URL as upstream echoes it in `path`: path plus query string. */

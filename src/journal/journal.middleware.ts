@@ -1,8 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { getQueryParams } from 'hono/utils/url'
 import type { AppEnv } from '../app-env.js'
 import { redactKey } from '../log.js'
 import type { MockState } from '../state.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
+import type { JournalEntry } from './journal.js'
 
 export const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
@@ -14,10 +16,10 @@ function redactAuthorization(value: string): string {
   return `${value.slice(0, space)} ${redactKey(value.slice(space + 1))}`
 }
 
-function recordHeaders(c: Context): Record<string, string> {
+function recordHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
   let count = 0
-  c.req.raw.headers.forEach((value, name) => {
+  headers.forEach((value, name) => {
     if (count++ >= MAX_HEADERS) return
     const shown = name === 'authorization' ? redactAuthorization(value) : value
     out[name] = shown.length > MAX_HEADER_VALUE ? `${shown.slice(0, MAX_HEADER_VALUE)}…` : shown
@@ -25,11 +27,36 @@ function recordHeaders(c: Context): Record<string, string> {
   return out
 }
 
-function recordQuery(c: Context): Record<string, string | string[]> {
+/** The Headers @hono/node-server would build from Node's raw pairs (HTTP/2 pseudo-headers left out). */
+function headersFromRaw(raw: string[]): Headers {
+  const headers = new Headers()
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (!name.startsWith(':')) headers.append(name, raw[i + 1] as string)
+  }
+  return headers
+}
+
+/**
+ * The request's headers as the journal will show them, or Node's raw pairs to build them from
+ * on read: building a Headers object costs more than the rest of the entry. Node's parser
+ * bounds the raw pairs (16 kB), so the entry stays bounded; any other request is copied now.
+ */
+function headerSource(c: Context<AppEnv>): string[] | Record<string, string> {
+  const raw = c.env?.incoming?.rawHeaders
+  return raw ?? recordHeaders(c.req.raw.headers)
+}
+
+function recordQuery(url: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
-  for (const [name, values] of Object.entries(c.req.queries()))
+  for (const [name, values] of Object.entries(getQueryParams(url) as Record<string, string[]>))
     out[name] = values.length > 1 ? values.slice(0, 20) : (values[0] ?? '')
   return out
+}
+
+/** The first bytes of the body, copied: a slice would keep the whole (up to 20 MB) body alive. */
+function bodyHead(raw: string): string {
+  return raw.length > MAX_JOURNAL_BODY ? raw.slice(0, MAX_JOURNAL_BODY).split('').join('') : raw
 }
 
 function apiKeyOf(c: Context): string | undefined {
@@ -64,30 +91,40 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
     await next()
     if (state.logger.enabled('debug')) logRequest(state, c, started)
     if (state.journal.capacity === 0 || c.req.path.startsWith('/__admin')) return
+    // What the entry needs is taken now; turning it into the entry waits for someone to read it.
+    const at = Date.now()
+    const { method, path, url } = c.req
+    const headers = headerSource(c)
     const raw = c.get('rawBody')
+    const body = raw === undefined ? undefined : bodyHead(raw)
+    const truncated = raw !== undefined && raw.length > MAX_JOURNAL_BODY
     const key = apiKeyOf(c)
-    const matched =
-      c.get('matched') === true ||
-      (c.get('rule') !== undefined && routeExists(c.req.method, c.req.path))
+    const environmentId = c.get('env')?._environmentId
+    const rule = c.get('rule')
+    const fault = c.get('fault')
+    const delayMs = c.get('delayMs')
+    const matched = c.get('matched') === true || (rule !== undefined && routeExists(method, path))
+    const status = statusOf(c)
+    const durationMs = Math.round((performance.now() - started) * 100) / 100
     state.journal.record(
-      {
-        at: new Date().toISOString(),
-        method: c.req.method,
-        path: c.req.path,
-        query: recordQuery(c),
-        headers: recordHeaders(c),
-        ...(raw !== undefined ? { body: raw.slice(0, MAX_JOURNAL_BODY) } : {}),
-        ...(raw !== undefined && raw.length > MAX_JOURNAL_BODY ? { bodyTruncated: true } : {}),
+      (): Omit<JournalEntry, 'id'> => ({
+        at: new Date(at).toISOString(),
+        method,
+        path,
+        query: recordQuery(url),
+        headers: Array.isArray(headers) ? recordHeaders(headersFromRaw(headers)) : headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(truncated ? { bodyTruncated: true } : {}),
         ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
-        ...(c.get('env') ? { environmentId: c.get('env')?._environmentId } : {}),
-        status: statusOf(c),
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ...(c.get('rule') ? { rule: c.get('rule') } : {}),
-        ...(c.get('fault') ? { fault: c.get('fault') } : {}),
-        ...(c.get('delayMs') !== undefined ? { delayMs: c.get('delayMs') } : {}),
+        ...(environmentId !== undefined ? { environmentId } : {}),
+        status,
+        durationMs,
+        ...(rule ? { rule } : {}),
+        ...(fault ? { fault } : {}),
+        ...(delayMs !== undefined ? { delayMs } : {}),
         matched,
-        ...(matched ? {} : { closestRoutes: closestRoutes(c.req.method, c.req.path) }),
-      },
+        ...(matched ? {} : { closestRoutes: closestRoutes(method, path) }),
+      }),
       key?.slice(0, 256)
     )
   }

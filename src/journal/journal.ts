@@ -32,26 +32,29 @@ export interface JournalFilter {
   limit?: number
 }
 
+/** An entry, or what builds it: the hot path defers the building until someone reads it. */
+export type EntrySource = Omit<JournalEntry, 'id'> | (() => Omit<JournalEntry, 'id'>)
+
 interface Slot {
-  entry: JournalEntry
+  id: number
+  source?: EntrySource
+  entry?: JournalEntry
   /** The full key, kept for filtering and never returned. */
   key?: string
 }
 
-/** Turns `/v1/workflows/:id/status` or `/v1/topics*` into a matcher; a plain path matches exactly. */
-export function pathMatcher(pattern: string): (path: string) => boolean {
-  if (!/[:*]/.test(pattern)) return (path) => path === pattern
-  const source = pattern
-    .split('/')
-    .map((part) =>
-      part.startsWith(':')
-        ? '[^/]+'
-        : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')
-    )
-    .join('/')
-  const regex = new RegExp(`^${source}$`)
-  return (path) => regex.test(path)
+/** Built once, on first read; later reads return the same object. */
+function entryOf(slot: Slot): JournalEntry {
+  if (!slot.entry) {
+    const source = slot.source as EntrySource
+    slot.entry = { id: slot.id, ...(typeof source === 'function' ? source() : source) }
+    slot.source = undefined
+  }
+  return slot.entry
 }
+
+export { pathMatcher } from '../http/path-pattern.js'
+import { pathMatcher } from '../http/path-pattern.js'
 
 /** `200`, or a class such as `4xx`. */
 function statusMatcher(status: string): (code: number) => boolean {
@@ -80,7 +83,7 @@ export function createJournal(capacity: number) {
     for (let i = 1; i <= held; i++) {
       const slot = slots[(next - i + capacity) % capacity]
       if (!slot) continue
-      const { entry } = slot
+      const entry = entryOf(slot)
       if (method && entry.method !== method) continue
       if (path && !path(entry.path)) continue
       if (status && !status(entry.status)) continue
@@ -94,17 +97,18 @@ export function createJournal(capacity: number) {
 
   return {
     capacity,
-    record(entry: Omit<JournalEntry, 'id'>, key?: string): JournalEntry | undefined {
+    /** Keeps an entry (or its builder) and returns its id. */
+    record(source: EntrySource, key?: string): number | undefined {
       if (capacity === 0) return undefined
-      const full = { id: nextId++, ...entry }
-      slots[next] = { entry: full, key }
+      const id = nextId++
+      slots[next] = { id, source, key }
       next = (next + 1) % capacity
       total++
-      return full
+      return id
     },
     /** Newest first. */
     list(filter: JournalFilter = {}): JournalEntry[] {
-      const found = select(filter).map((s) => s.entry)
+      const found = select(filter).map(entryOf)
       return filter.limit !== undefined ? found.slice(0, filter.limit) : found
     },
     count: (filter: JournalFilter = {}) => select(filter).length,

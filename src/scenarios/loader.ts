@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { extname, join, resolve, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
@@ -67,7 +67,7 @@ export function listScenarioFiles(dirs: string[]): ScenarioFile[] {
     if (!existsSync(dir)) continue
     for (const entry of readdirSync(dir).sort()) {
       const ext = extname(entry)
-      if (!EXTENSIONS.includes(ext)) continue
+      if (!EXTENSIONS.includes(ext) || !statSync(join(dir, entry)).isFile()) continue
       byName.set(entry.slice(0, -ext.length), {
         name: entry.slice(0, -ext.length),
         file: join(dir, entry),
@@ -79,7 +79,15 @@ export function listScenarioFiles(dirs: string[]): ScenarioFile[] {
 
 export function readScenarioFile(file: string): Scenario {
   const format = extname(file) === '.json' ? 'json' : 'yaml'
-  const raw = parseScenarioText(readFileSync(file, 'utf8'), format)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new ScenarioError(
+      `cannot read the scenario file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`
+    )
+  }
+  const raw = parseScenarioText(text, format)
   return validateScenario(raw)
 }
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import {
   BUILTIN_SCENARIOS_DIR,
@@ -9,6 +9,8 @@ import {
 } from './loader.js'
 import type { Scenario } from './schema.js'
 
+const MAX_SCENARIO_FILE_BYTES = 50 * 1024 * 1024
+
 /** The scenarios a mock can load: the built-in folder, then the user's folder on top. */
 export function createScenarioRegistry(userDir?: string) {
   const dirs = userDir ? [BUILTIN_SCENARIOS_DIR, resolve(userDir)] : [BUILTIN_SCENARIOS_DIR]
@@ -17,13 +19,20 @@ export function createScenarioRegistry(userDir?: string) {
   return {
     dirs,
     list,
-    /** Reads a scenario by name, or by file path when the value names a file. */
-    load(nameOrFile: string): Scenario {
+    /**
+     * Reads a scenario by name or, when `files` allows it (the start-up option, never an HTTP
+     * body), by the path of a regular file.
+     */
+    load(nameOrFile: string, { files = false }: { files?: boolean } = {}): Scenario {
       const found = list().find((s) => s.name === nameOrFile)
       if (found) return readScenarioFile(found.file)
       const looksLikePath = /[\\/]|\.(ya?ml|json)$/.test(nameOrFile)
       const file = isAbsolute(nameOrFile) ? nameOrFile : resolve(nameOrFile)
-      if (looksLikePath && existsSync(file)) return readScenarioFile(file)
+      if (files && looksLikePath && existsSync(file) && statSync(file).isFile()) {
+        if (statSync(file).size > MAX_SCENARIO_FILE_BYTES)
+          throw new ScenarioError(`the scenario file is over ${MAX_SCENARIO_FILE_BYTES} bytes`)
+        return readScenarioFile(file)
+      }
       const names = list().map((s) => s.name)
       throw new ScenarioError(`Unknown scenario "${nameOrFile}". Available: ${names.join(', ')}.`, [
         { path: 'name', message: `no scenario named "${nameOrFile}"` },

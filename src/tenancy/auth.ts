@@ -12,19 +12,7 @@ export const MAX_API_KEY_LENGTH = 256
  * compared case-sensitively; each failure has its own 401 message.
  */
 export function createAuthenticator(environments: Environments) {
-  return async function authenticate(c: Context<AppEnv>): Promise<Environment> {
-    const header = c.req.header('authorization')
-    if (!header) throw unauthorized('Missing authorization header')
-    const scheme = header.split(' ', 1)[0] ?? ''
-    if (scheme === 'None') throw unauthorized('Missing authorization header')
-    // The mock cannot verify dashboard JWTs: every Bearer token fails as an invalid one does.
-    if (scheme === 'Bearer') throw unauthorized()
-    if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`)
-    const apiKey = header.startsWith('ApiKey ') ? header.slice(7) : ''
-    if (!apiKey) throw unauthorized()
-    // No real key is this long; refusing it keeps a hostile header from becoming an environment.
-    if (apiKey.length > MAX_API_KEY_LENGTH) throw unauthorized('API Key not found')
-    if (!fakerLoaded()) await loadFaker()
+  function resolve(c: Context<AppEnv>, apiKey: string): Environment {
     let env: Environment | undefined
     try {
       env = environments.resolve(apiKey)
@@ -39,5 +27,23 @@ export function createAuthenticator(environments: Environments) {
     if (!env) throw unauthorized('API Key not found')
     c.set('env', env)
     return env
+  }
+
+  /** The environment, or a promise of it while faker is still loading (only just after start). */
+  return function authenticate(c: Context<AppEnv>): Environment | Promise<Environment> {
+    const header = c.req.header('authorization')
+    if (!header) throw unauthorized('Missing authorization header')
+    const space = header.indexOf(' ')
+    const scheme = space === -1 ? header : header.slice(0, space)
+    if (scheme === 'None') throw unauthorized('Missing authorization header')
+    // The mock cannot verify dashboard JWTs: every Bearer token fails as an invalid one does.
+    if (scheme === 'Bearer') throw unauthorized()
+    if (scheme !== 'ApiKey') throw unauthorized(`Invalid authentication scheme: "${scheme}"`)
+    const apiKey = header.slice(7)
+    if (!apiKey) throw unauthorized()
+    // No real key is this long; refusing it keeps a hostile header from becoming an environment.
+    if (apiKey.length > MAX_API_KEY_LENGTH) throw unauthorized('API Key not found')
+    if (!fakerLoaded()) return loadFaker().then(() => resolve(c, apiKey))
+    return resolve(c, apiKey)
   }
 }

@@ -1,10 +1,11 @@
+/** Never changed once stored: GET /v1/topics keeps each topic's JSON (topics.routes.ts). */
 export interface Topic {
-  _id: string
-  _environmentId: string
-  _organizationId: string
-  key: string
-  name: string
-  subscribers: string[]
+  readonly _id: string
+  readonly _environmentId: string
+  readonly _organizationId: string
+  readonly key: string
+  readonly name: string
+  readonly subscribers: readonly string[]
 }
 
 export interface TopicPage {

@@ -22,17 +22,21 @@ export function castBoolean(value: unknown): boolean | undefined {
   throw castError('Boolean', value)
 }
 
+/** Mongoose's string cast: primitives print, `{_id: "x"}` gives "x", anything else fails. */
 export function castString(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (isObj(value) && typeof value._id === 'string') return value._id
   throw castError('string', value)
 }
 
-export function castNumber(value: unknown): number | undefined {
+/** Mongoose's number cast: "" stores null, booleans and numeric strings become numbers. */
+export function castNumber(value: unknown): number | null | undefined {
   if (value === undefined || value === null) return undefined
-  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
-  if (typeof number === 'number' && Number.isFinite(number)) return number
+  if (value === '') return null
+  const number = typeof value === 'string' || typeof value === 'boolean' ? Number(value) : value
+  if (typeof number === 'number' && !Number.isNaN(number)) return number
   throw castError('Number', value)
 }
 
@@ -125,4 +129,20 @@ export function ownedDocument(
     updatedAt: now,
     __v: 0,
   }
+}
+
+export const MAX_DOCUMENT_DEPTH = 100
+
+/** How deeply a JSON value nests, counted without recursion and no further than `limit + 1`. */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [node, depth] = stack.pop() as [unknown, number]
+    if (node === null || typeof node !== 'object') continue
+    if (depth + 1 > deepest) deepest = depth + 1
+    if (deepest > limit) return deepest
+    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  }
+  return deepest
 }

@@ -47,8 +47,12 @@ function isVariableName(value: unknown): value is string {
 
 const firstName = (node: Node) => node.params?.[0]?.original || node.path?.original
 
-/** Walks a Handlebars body the way upstream's getTemplateVariables does: strings, arrays, booleans, then hash pairs. */
-function walk(body: Node[]): ExtractedVariable[] {
+/**
+ * Walks a Handlebars body the way upstream's getTemplateVariables does: strings, arrays,
+ * booleans, then hash pairs. Upstream prefixes a block's variables after the fact; passing the
+ * prefix down gives the same names without copying them at every level of nesting.
+ */
+function walk(body: Node[], prefix = ''): ExtractedVariable[] {
   const strings: ExtractedVariable[] = []
   const arrays: ExtractedVariable[] = []
   const booleans: ExtractedVariable[] = []
@@ -56,38 +60,49 @@ function walk(body: Node[]): ExtractedVariable[] {
   for (const node of body) {
     const helper = node.path?.original
     if (node.type === 'HashPair') {
-      if (isVariableName(node.value?.original))
-        pairs.push({ name: node.value.original as string, type: 'String' })
+      const name = node.value?.original
+      if (isVariableName(name)) pairs.push({ name: prefix + name, type: 'String' })
     } else if (node.type === 'MustacheStatement') {
       const name = firstName(node)
       if (helper === 'i18n') {
-        strings.push(...walk(node.hash?.pairs ?? []))
+        strings.push(...walk(node.hash?.pairs ?? [], prefix))
         continue
       }
       if (!isVariableName(name)) continue
       if (node.params?.[0]?.original && !KNOWN_HELPERS.has(String(helper))) continue
-      strings.push({ name, type: 'String' })
+      strings.push({ name: prefix + name, type: 'String' })
     } else if (node.type === 'BlockStatement' && (helper === 'each' || helper === 'with')) {
       const name = firstName(node)
       if (!isVariableName(name)) continue
-      const nested = walk(node.program?.body ?? []).map((v) => ({
-        ...v,
-        name: `${name}.${v.name}`,
-      }))
-      if (helper === 'each') arrays.push({ name, type: 'Array' })
-      arrays.push(...nested)
+      if (helper === 'each') arrays.push({ name: prefix + name, type: 'Array' })
+      arrays.push(...walk(node.program?.body ?? [], `${prefix}${name}.`))
     } else if (node.type === 'BlockStatement' && (helper === 'if' || helper === 'unless')) {
       const name = firstName(node)
       if (!isVariableName(name) || (node.params?.length ?? 0) > 1) continue
-      booleans.push({ name, type: 'Boolean' }, ...walk(node.program?.body ?? []))
+      booleans.push(
+        { name: prefix + name, type: 'Boolean' },
+        ...walk(node.program?.body ?? [], prefix)
+      )
     }
   }
   return [...strings, ...arrays, ...booleans, ...pairs]
 }
 
+export const MAX_BLOCKS_PER_TEXT = 500
+
+function countBlocks(text: string): number {
+  let count = 0
+  for (let at = text.indexOf('{{#'); at !== -1; at = text.indexOf('{{#', at + 3)) count++
+  return count
+}
+
 /** Upstream skips empty texts and fails on anything Handlebars cannot parse, a number included. */
 export function extractVariables(content: unknown): ExtractedVariable[] {
   if (!content) return []
+  // Handlebars' parser slows down with the square of the block nesting (3,000 blocks: seconds);
+  // the mock refuses more blocks than any real template has rather than stall every client.
+  if (typeof content === 'string' && countBlocks(content) > MAX_BLOCKS_PER_TEXT)
+    throw badRequest('Failed to extract variables')
   try {
     return walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[])
   } catch {

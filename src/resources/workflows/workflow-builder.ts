@@ -1,5 +1,5 @@
 import slugify from 'slugify'
-import { badRequest, httpError } from '../../errors.js'
+import { badRequest, httpError, InternalError } from '../../errors.js'
 import { isMongoId } from '../../http/rules.js'
 import type { Rng } from '../../tenancy/prng.js'
 import { extractTriggerVariables } from './template-variables.js'
@@ -71,6 +71,15 @@ function preferenceSettings(sent: unknown): PreferenceSettings {
   return out
 }
 
+/** A value in a template string, as upstream prints it; one that cannot print fails as a 500 does there. */
+function asText(value: unknown): string {
+  try {
+    return `${value}`
+  } catch {
+    throw new InternalError('a value in the request cannot be turned into text')
+  }
+}
+
 const variantsOf = (step: Obj) => (Array.isArray(step.variants) ? step.variants.filter(isObj) : [])
 
 function checkVariantConditions(steps: Obj[]) {
@@ -78,7 +87,7 @@ function checkVariantConditions(steps: Obj[]) {
     const filters = Array.isArray(variant.filters) ? variant.filters : []
     if (!filters.some((f) => isObj(f) && Array.isArray(f.children) && f.children.length > 0))
       throw badRequest(
-        `Variant conditions are required, variant name ${variant.name} id ${variant._id}`
+        `Variant conditions are required, variant name ${asText(variant.name)} id ${asText(variant._id)}`
       )
   }
 }
@@ -170,7 +179,7 @@ function applyBlueprint(ctx: WorkflowContext, input: WorkflowInput): WorkflowInp
     isObj(s) && isObj(s.template) ? { ...s, template: { ...s.template, feedId: undefined } } : s
   )
   // The blueprint command is built anew, without the custom data.
-  return { ...input, steps, notificationGroupId: ctx.groupNamed(String(name)), data: undefined }
+  return { ...input, steps, notificationGroupId: ctx.groupNamed(asText(name)), data: undefined }
 }
 
 /**

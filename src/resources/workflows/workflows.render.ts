@@ -5,24 +5,23 @@ import type { Workflow, WorkflowStep } from './workflows.types.js'
  * A workflow read as one document (create, status, get): Mongoose adds the `id` virtual to the
  * workflow, its steps and their populated templates. `notificationGroup` is not populated.
  */
-export function renderWorkflow(workflow: Workflow) {
-  return {
-    ...workflow,
-    steps: workflow.steps.map(renderStep),
-    id: workflow._id,
-  }
+export function renderWorkflow(workflow: Workflow): Record<string, unknown> {
+  // A bare spread, then assignments (which keep a key where it was, or append it): V8 copies
+  // `{ ...o }` alone four times faster than a literal that mixes a spread with other keys.
+  const out: Record<string, unknown> = { ...workflow }
+  out.steps = workflow.steps.map(renderStep)
+  out.id = workflow._id
+  return out
 }
 
 function renderStep(step: WorkflowStep): Record<string, unknown> {
-  const variants = Array.isArray(step.variants)
-    ? (step.variants as WorkflowStep[]).map(renderStep)
-    : step.variants
-  return {
-    ...step,
-    ...(variants !== undefined ? { variants } : {}),
-    template: { ...step.template, id: step.template._id },
-    id: step._id,
-  }
+  const out: Record<string, unknown> = { ...step }
+  if (Array.isArray(step.variants)) out.variants = (step.variants as WorkflowStep[]).map(renderStep)
+  const template: Record<string, unknown> = { ...step.template }
+  template.id = step.template._id
+  out.template = template
+  out.id = step._id
+  return out
 }
 
 // The mock has no integrations store: it answers as a new environment does, with Novu's own

@@ -1,4 +1,5 @@
 import { badRequest, InternalError, notFound } from '../../errors.js'
+import { MAX_DOCUMENT_DEPTH, nestingDepth } from './document-cast.js'
 import { isMongoId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
@@ -15,12 +16,11 @@ import {
 } from './workflows.schemas.js'
 import type { Workflow } from './workflows.types.js'
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
+// Upstream escapes the query into a case-insensitive regex: a plain case-insensitive substring test.
 function listWorkflows(env: Environment, query: string | undefined) {
-  const pattern = query ? new RegExp(escapeRegExp(query), 'i') : undefined
-  const matches = (w: Workflow) =>
-    !pattern || pattern.test(w.name) || w.triggers.some((t) => pattern.test(t.identifier))
+  const needle = query?.toLowerCase()
+  const has = (text: string) => needle === undefined || text.toLowerCase().includes(needle)
+  const matches = (w: Workflow) => has(w.name) || w.triggers.some((t) => has(t.identifier))
   // Newest first; among equal timestamps, the later insert first.
   return env.workflows
     .live()
@@ -99,6 +99,9 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       },
       handler(c, { env, body }) {
         const workflow = buildWorkflow(env.workflowContext(), body, env.now())
+        // MongoDB refuses to store documents nested deeper than 100 levels: upstream answers 500.
+        if (nestingDepth(workflow, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH)
+          throw new InternalError('BSON document nesting is deeper than 100 levels')
         env.workflows.add(workflow)
         return json(c, 201, { data: renderWorkflow(workflow) })
       },
