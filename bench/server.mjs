@@ -1,0 +1,75 @@
+// One server under load, in a process of its own so that its memory and its core are its own.
+// `node bench/server.mjs '<json>'` with { kind: 'mock', dist, options } or { kind: 'bare', routes };
+// it answers the parent over IPC: ready (with the URL), mem (memory and CPU time), reset-peak, gc.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { Hono } from 'hono'
+import { serve } from '@hono/node-server'
+
+const config = JSON.parse(process.argv[2] ?? '{}')
+
+// The kernel's high-water mark of resident memory: no sampling timer competes with the requests.
+function peakRss() {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))
+  return match ? Number(match[1]) * 1024 : undefined
+}
+
+/** Writing 5 to clear_refs starts VmHWM over from the current RSS (Linux 4.0+). */
+function resetPeak() {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5')
+  } catch {
+    // Not Linux, or not allowed: the peak then covers the whole run.
+  }
+}
+
+/** The ceiling for our stack: Hono on @hono/node-server sending stored bytes, nothing else. */
+async function startBare(routes) {
+  const app = new Hono()
+  for (const route of routes) {
+    const body = Buffer.from(route.body, 'base64')
+    const headers = { 'content-type': route.contentType }
+    app.on(route.method, route.path, async (c) => {
+      // Any server must read what it is sent; the mock does, so the ceiling does too.
+      if (route.method !== 'GET') await c.req.text()
+      return c.body(body, route.status, headers)
+    })
+  }
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() })
+    )
+  })
+}
+
+async function startMockServer(dist, options) {
+  const { startMock } = await import(pathToFileURL(`${dist}/index.js`).href)
+  const mock = await startMock({ port: 0, ...options })
+  return { url: mock.url, close: () => mock.close() }
+}
+
+const server =
+  config.kind === 'bare'
+    ? await startBare(config.routes)
+    : await startMockServer(config.dist, config.options)
+
+process.on('message', async (message) => {
+  if (message.type === 'gc') {
+    // Twice: the first pass leaves finalised objects for the second.
+    globalThis.gc?.()
+    globalThis.gc?.()
+  }
+  if (message.type === 'reset-peak') resetPeak()
+  if (message.type === 'close') {
+    await server.close()
+    process.exit(0)
+  }
+  const { rss, heapUsed, heapTotal } = process.memoryUsage()
+  const { user, system } = process.cpuUsage()
+  // CPU time, unlike throughput, hardly moves when other processes share the machine.
+  const cpuMicros = user + system
+  process.send({ id: message.id, rss, heapUsed, heapTotal, peakRss: peakRss(), cpuMicros })
+})
+// The bench that started us has gone (crashed, or ^C): go too, rather than linger on the core.
+process.on('disconnect', () => process.exit(0))
+process.send({ type: 'ready', url: server.url })

@@ -1,0 +1,78 @@
+// Start-up of the built CLI, as a user or a test set-up sees it: from spawning
+// `node dist/cli.js --port 0` to its banner, to the first 200 on /__admin/health, and to the
+// first 200 on GET /v1/topics (which builds the key's environment). `node bench/startup.mjs [n]`.
+import { spawn } from 'node:child_process'
+import http from 'node:http'
+import { join } from 'node:path'
+import { DIST, pinned, SERVER_CORE, summary } from './harness.mjs'
+
+const BANNER = /novu-mock \S+ listening on (http:\/\/\S+)/
+
+/** One GET without keep-alive; resolves with the status, or 0 when the connection failed. */
+function status(url, headers = {}) {
+  return new Promise((resolve) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode))
+    })
+    req.on('error', () => resolve(0))
+  })
+}
+
+/** Milliseconds from `t0` until `url` answers 200, asking again as soon as an answer is not. */
+async function firstOk(url, headers, t0) {
+  for (let tries = 0; tries < 10_000; tries++) {
+    if ((await status(url, headers)) === 200) return performance.now() - t0
+  }
+  throw new Error(`${url} never answered 200`)
+}
+
+async function startOnce(dist) {
+  const [command, args] = pinned(SERVER_CORE, [
+    process.execPath,
+    join(dist, 'cli.js'),
+    '--port',
+    '0',
+  ])
+  const t0 = performance.now()
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (chunk) => {
+        out += chunk
+        const match = BANNER.exec(out)
+        if (match) resolve(match[1])
+      })
+      child.once('exit', (code) => reject(new Error(`novu-mock exited with ${code}: ${out}`)))
+    })
+    const listening = performance.now() - t0
+    // Both at once, as a test set-up that checks health and then calls the API would race them.
+    const [health, topics] = await Promise.all([
+      firstOk(`${url}/__admin/health`, {}, t0),
+      firstOk(`${url}/v1/topics`, { Authorization: 'ApiKey bench-startup' }, t0),
+    ])
+    return { listening, health, topics }
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    await exited
+  }
+}
+
+/** Median (and spread) of `starts` cold starts; one unmeasured start first warms the disk cache. */
+export async function measureStartup({ starts = 10, dist = DIST } = {}) {
+  await startOnce(dist)
+  const runs = []
+  for (let i = 0; i < starts; i++) runs.push(await startOnce(dist))
+  const of = (key) => summary(runs.map((run) => Math.round(run[key])))
+  return { starts, listening: of('listening'), health: of('health'), topics: of('topics') }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await measureStartup({ starts: Number(process.argv[2] ?? 10) })
+  for (const key of ['listening', 'health', 'topics']) {
+    const { median, min, max } = result[key]
+    console.log(`${key.padEnd(10)} median ${median} ms (${min}–${max})`)
+  }
+}
