@@ -96,15 +96,41 @@ function countBlocks(text: string): number {
   return count
 }
 
+// Consumers create many workflows from the same few templates: parsing is most of the cost.
+const MAX_CACHED_TEXTS = 1000
+const cache = new Map<string, readonly ExtractedVariable[] | null>()
+
 /** Upstream skips empty texts and fails on anything Handlebars cannot parse, a number included. */
-export function extractVariables(content: unknown): ExtractedVariable[] {
+export function extractVariables(content: unknown): readonly ExtractedVariable[] {
   if (!content) return []
+  if (typeof content !== 'string') return parse(content)
+  let found = cache.get(content)
+  if (found === undefined) {
+    try {
+      found = parse(content)
+    } catch (error) {
+      found = null
+      remember(content, found)
+      throw error
+    }
+    remember(content, found)
+  }
+  if (found === null) throw badRequest('Failed to extract variables')
+  return found
+}
+
+function remember(text: string, variables: readonly ExtractedVariable[] | null) {
+  if (cache.size >= MAX_CACHED_TEXTS) cache.clear()
+  cache.set(text, variables)
+}
+
+function parse(content: unknown): readonly ExtractedVariable[] {
   // Handlebars' parser slows down with the square of the block nesting (3,000 blocks: seconds);
   // the mock refuses more blocks than any real template has rather than stall every client.
   if (typeof content === 'string' && countBlocks(content) > MAX_BLOCKS_PER_TEXT)
     throw badRequest('Failed to extract variables')
   try {
-    return walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[])
+    return Object.freeze(walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[]))
   } catch {
     throw badRequest('Failed to extract variables')
   }
