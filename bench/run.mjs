@@ -242,7 +242,7 @@ async function main() {
     `novu-mock bench: ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections${pinnedToCore ? ', server on core 0, load on core 1' : ' (no taskset: unpinned)'}${QUICK ? ', quick' : ''}`
   )
 
-  log(`start-up: ${STARTS} starts of dist/cli.js`)
+  log(`start-up: ${STARTS} starts of dist/novu-mock.mjs`)
   const startup = await measureStartup({ starts: STARTS })
 
   const mock = await startServer({ kind: 'mock', options: {} })

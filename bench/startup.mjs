@@ -1,5 +1,5 @@
 // Start-up of the built CLI, as a user or a test set-up sees it: from spawning
-// `node dist/cli.js --port 0` to its banner, to the first 200 on /__admin/health, and to the
+// `node dist/novu-mock.mjs --port 0` (the bundled CLI) to its banner, to the first 200 on /__admin/health, and to the
 // first 200 on GET /v1/topics (which builds the key's environment). `node bench/startup.mjs [n]`.
 import { spawn } from 'node:child_process'
 import http from 'node:http'
@@ -30,7 +30,7 @@ async function firstOk(url, headers, t0) {
 async function startOnce(dist) {
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
-    join(dist, 'cli.js'),
+    join(dist, 'novu-mock.mjs'),
     '--port',
     '0',
   ])

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, expect, test } from 'vitest'
 
 // The built CLI, as users run it (npm test builds dist/ first).
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../dist/novu-mock.mjs', import.meta.url))
 const running: ChildProcessWithoutNullStreams[] = []
 
 function run(args: string[], env: Record<string, string> = {}) {

@@ -1079,7 +1079,7 @@ test('stays responsive when a scenario name points at a file that never ends', a
   const dir = mkdtempSync(join(tmpdir(), 'novu-mock-fifo-'))
   const fifo = join(dir, 'stuck.yaml')
   execFileSync('mkfifo', [fifo])
-  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+  const cli = fileURLToPath(new URL('../dist/novu-mock.mjs', import.meta.url))
   const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'silent'])
   try {
     let out = ''

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { PACKAGE_ROOT } from '../package-root.js'
 
-/** The package version, read once from package.json beside dist/ or src/. */
+/** The package version, read once from package.json. */
 export const VERSION: string = (() => {
   try {
-    const file = fileURLToPath(new URL('../../package.json', import.meta.url))
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+    return (
+      JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+    ).version
   } catch {
     return '0.0.0'
   }

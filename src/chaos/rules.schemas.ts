@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isPlainObject, jsonDoc, relay, variant } from './schema-tools.js'
+import { isPlainObject, jsonDoc, lazyDoc, relay, variant } from './schema-tools.js'
 
 /** Longest delay or hang a rule can cause: long enough for any timeout test, short enough to end. */
 export const MAX_DELAY_MS = 600_000
@@ -243,7 +243,11 @@ export const RuleSchema: z.ZodType<Rule, unknown> = z
     })
     return z.NEVER
   })
-  .meta(jsonDoc(RuleObjectSchema))
+  .meta(
+    lazyDoc(['type', 'properties', 'required', 'additionalProperties'], () =>
+      jsonDoc(RuleObjectSchema)
+    )
+  )
 
 export const LatencySchema = z.strictObject({
   ms: Ms.meta({ description: 'added to every Novu route, on top of any rule delay' }),

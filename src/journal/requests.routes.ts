@@ -3,7 +3,6 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { JournalFilter } from './journal.js'
-import { journalToScript, scriptToYaml } from '../replay/export.js'
 
 const tags = ['admin']
 
@@ -107,7 +106,9 @@ export function requestRoutes(state: MockState): AnyRoute[] {
         name: z.string().max(64).optional(),
       }),
       responses: { 200: { description: 'A script for `novu-mock replay`, oldest request first' } },
-      handler(c, { query }) {
+      async handler(c, { query }) {
+        // The replay code and its YAML writer load on first export, not at start-up.
+        const { journalToScript, scriptToYaml } = await import('../replay/export.js')
         const script = journalToScript(state.journal.list(toFilter(query, false)), {
           name: query.name ?? 'recorded-session',
         })

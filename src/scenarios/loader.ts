@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { extname, join, resolve, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { extname, join } from 'node:path'
+import { PACKAGE_ROOT } from '../package-root.js'
 import { z } from 'zod'
 import { DataSchema, ScenarioSchema, type Scenario, type ScenarioData } from './schema.js'
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const BUILTIN_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
 const EXTENSIONS = ['.yaml', '.yml', '.json']

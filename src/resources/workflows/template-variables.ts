@@ -130,7 +130,9 @@ function parse(content: unknown): readonly ExtractedVariable[] {
   if (typeof content === 'string' && countBlocks(content) > MAX_BLOCKS_PER_TEXT)
     throw badRequest('Failed to extract variables')
   try {
-    return Object.freeze(walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[]))
+    return Object.freeze(
+      walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[])
+    )
   } catch {
     throw badRequest('Failed to extract variables')
   }
