@@ -1,14 +1,12 @@
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
+import { CLIENT_CLOSED_REQUEST } from '../errors.js'
 import { wait } from './delays.js'
 import { statusFault } from './faults.js'
 import { networkFault } from './network.js'
 import type { Decision } from './rules.js'
 import { MAX_DELAY_MS } from './rules.schemas.js'
-
-/** nginx's "client closed request": what the journal records when the client left during a delay. */
-const CLIENT_CLOSED = 499
 
 /**
  * Applies the chaos rules to a Novu request: the global latency plus the delay of the newest
@@ -40,7 +38,7 @@ async function applyChaos(
   if (delayMs > 0) c.set('delayMs', Math.round(delayMs * 100) / 100)
   // The request's signal aborts when the client disconnects, which ends the wait early.
   if (delayMs > 0 && !(await wait(delayMs, c.req.raw.signal)))
-    return new Response(null, { status: CLIENT_CLOSED })
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST })
   const outcome = decision?.outcome
   if (!outcome || 'pass' in outcome) return next()
   if ('status' in outcome) return statusFault(c, state, outcome)

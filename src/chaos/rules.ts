@@ -1,4 +1,4 @@
-import { pathMatcher } from '../journal/journal.js'
+import { pathMatcher } from '../http/path-pattern.js'
 import type { Rng } from '../tenancy/prng.js'
 import { sampleDelay } from './delays.js'
 import { RuleSchema, type Outcome, type Rule } from './rules.schemas.js'

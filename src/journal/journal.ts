@@ -1,3 +1,4 @@
+import { pathMatcher } from '../http/path-pattern.js'
 /** One recorded request and what the mock answered. */
 export interface JournalEntry {
   id: number
@@ -52,9 +53,6 @@ function entryOf(slot: Slot): JournalEntry {
   }
   return slot.entry
 }
-
-export { pathMatcher } from '../http/path-pattern.js'
-import { pathMatcher } from '../http/path-pattern.js'
 
 /** `200`, or a class such as `4xx`. */
 function statusMatcher(status: string): (code: number) => boolean {
