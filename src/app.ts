@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from './app-env.js'
 import { httpError } from './errors.js'
 import { jsonBody } from './http/body.js'
-import { renderError } from './http/render-error.js'
+import { generationOf, renderError } from './http/render-error.js'
 import { originalUrl } from './http/respond.js'
 import { mountRoutes } from './http/route.js'
 import { NOVU_ROUTES } from './novu-routes.js'
@@ -21,9 +21,9 @@ export function createApp(state: MockState): Hono<AppEnv> {
   app.use(journal(state))
   app.use(`${ADMIN_PREFIX}/*`, adminAuth(state.options.adminToken))
   app.use('/v1/*', chaos(state))
-  app.use(jsonBody())
-  mountRoutes(app, adminRoutes(state), authenticate)
-  mountRoutes(app, NOVU_ROUTES, authenticate)
+  app.use(jsonBody((c) => generationOf(c, state)))
+  mountRoutes(app, adminRoutes(state), authenticate, state.generation)
+  mountRoutes(app, NOVU_ROUTES, authenticate, state.generation)
   // Express's own 404 for an unknown route or method: no auth runs first.
   app.notFound((c) =>
     renderError(c, state, httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`))

@@ -6,6 +6,7 @@ import {
   LOG_LEVELS,
   type MockOptionsInput,
 } from './config.js'
+import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
 
 /** Each flag, its environment variable, and how --help shows it. */
 const FLAGS = [
@@ -64,6 +65,18 @@ const FLAGS = [
     help: `${LOG_LEVELS.join('|')}; debug logs one JSON line per request (default info)`,
   },
   {
+    flag: 'api-generation',
+    env: 'API_GENERATION',
+    arg: 'G',
+    help: `which Novu server to answer as: ${GENERATION_NAMES.join('|')} (default ${DEFAULT_GENERATION})`,
+  },
+  {
+    flag: 'max-workflows',
+    env: 'MAX_WORKFLOWS',
+    arg: 'N',
+    help: 'workflows per environment, 2026-08 only (default 100, as upstream; 0 lifts it)',
+  },
+  {
     flag: 'max-environments',
     env: 'MAX_ENVIRONMENTS',
     arg: 'N',
@@ -72,7 +85,13 @@ const FLAGS = [
 ] as const
 
 type Flag = (typeof FLAGS)[number]['flag']
-const NUMERIC = new Set<Flag>(['port', 'latency', 'journal-size', 'max-environments'])
+const NUMERIC = new Set<Flag>([
+  'port',
+  'latency',
+  'journal-size',
+  'max-environments',
+  'max-workflows',
+])
 
 export class UsageError extends Error {}
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { GENERATION_NAMES } from './generations/generation.js'
 
 export const DEFAULT_PORT = 4000
 export const DEFAULT_HOST = '127.0.0.1'
@@ -20,6 +21,10 @@ export const MockOptionsSchema = z.strictObject({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   maxEnvironments: z.number().int().min(1).default(10_000),
   maxRules: z.number().int().min(1).default(1000),
+  /** Which Novu server to answer as; the scenario's choice, else 2026-08, when absent. */
+  apiGeneration: z.enum(GENERATION_NAMES).optional(),
+  /** Workflows per environment in the 2026-08 generation (upstream's 100); 0 lifts the limit. */
+  maxWorkflows: z.number().int().min(0).optional(),
 })
 
 export type MockOptionsInput = z.input<typeof MockOptionsSchema>

@@ -1,20 +1,67 @@
 /**
- * The one place that knows the real service's error body.
- *
- * Upstream (Novu API v2.0 era, `apps/api/src/exception-filter.ts`) answers every error as
- * `{ statusCode, timestamp, path, message, ...extra }`: Nest's built-in exceptions add an
- * `error` reason phrase when thrown with a message, and none when thrown bare.
+ * The errors the mock raises, as the real service raises them. Which body each becomes is the
+ * generation's exception filter's business (src/generations/error-filters.ts), never the route's.
  */
-export type ErrorPayload = { message: unknown; error?: string } & Record<string, unknown>
+
+/**
+ * What a Nest HttpException carries as its response: a string (the throttler's), or an object
+ * with a `message`. Nest's built-in exceptions thrown with a text add `error` (the reason phrase)
+ * and `statusCode`; thrown bare, only `statusCode`; thrown with an object, the object as it is.
+ */
+export type ExceptionResponse = string | ({ message: unknown } & Record<string, unknown>)
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly payload: ErrorPayload,
+    readonly response: ExceptionResponse,
     readonly headers: Record<string, string> = {}
   ) {
-    super(typeof payload.message === 'string' ? payload.message : JSON.stringify(payload.message))
+    const message = typeof response === 'string' ? response : response.message
+    super(typeof message === 'string' ? message : JSON.stringify(message))
     this.name = 'ApiError'
+  }
+}
+
+export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded'
+
+/** The throttler's 429: upstream's filter gives it a body of its own. */
+export class ThrottledError extends ApiError {
+  constructor(headers: Record<string, string> = {}) {
+    super(429, RATE_LIMIT_MESSAGE, headers)
+    this.name = 'ThrottledError'
+  }
+}
+
+/** Nest's global ValidationPipe refused the request's DTO: every message, in upstream's order. */
+export class RequestValidationError extends Error {
+  constructor(readonly messages: string[]) {
+    super(messages.join('; '))
+    this.name = 'RequestValidationError'
+  }
+}
+
+export interface FieldViolation {
+  property: string
+  messages: string[]
+  value: unknown
+}
+
+/** A command's own class-validator checks failed (`BaseCommand.create`), keyed by property. */
+export class CommandValidationError extends Error {
+  constructor(
+    readonly command: string,
+    readonly violations: FieldViolation[]
+  ) {
+    super(violations.flatMap((v) => v.messages).join('; '))
+    this.name = 'CommandValidationError'
+  }
+}
+
+/** A failure the real service answers with 500 and an errorId (a Mongo cast error, say). */
+export class InternalError extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'InternalError'
   }
 }
 
@@ -36,17 +83,27 @@ export const REASON: Record<number, string> = {
   504: 'Gateway Timeout',
 }
 
+export const reasonPhrase = (status: number) => REASON[status] ?? 'Error'
+
 export const INTERNAL_ERROR_MESSAGE =
   'Internal server error, contact support and provide them with the errorId'
 
-/** Nest's `new XxxException(message)`: the message plus the reason phrase as `error`. */
+/** Nest's `new XxxException(message)`. */
 export function httpError(status: number, message: string | string[]): ApiError {
-  return new ApiError(status, { message, error: REASON[status] ?? 'Error' })
+  return new ApiError(status, { message, error: reasonPhrase(status), statusCode: status })
 }
 
 /** Nest's `new XxxException()` with no argument: the reason phrase as message, no `error` key. */
 export function bareHttpError(status: number): ApiError {
-  return new ApiError(status, { message: REASON[status] ?? 'Error' })
+  return new ApiError(status, { message: reasonPhrase(status), statusCode: status })
+}
+
+/** Nest's `new XxxException({ message, ...details })`: the object is the response as it is. */
+export function objectError(
+  status: number,
+  response: { message: string } & Record<string, unknown>
+): ApiError {
+  return new ApiError(status, response)
 }
 
 export const badRequest = (message: string | string[]) => httpError(400, message)
@@ -55,26 +112,22 @@ export const notFound = (message?: string) =>
 export const unauthorized = (message?: string) =>
   message === undefined ? bareHttpError(401) : httpError(401, message)
 
-/** A failure the real service answers with 500 and an errorId (a Mongo cast error, say). */
-export class InternalError extends Error {
-  constructor(readonly reason: string) {
-    super(reason)
-    this.name = 'InternalError'
+/** An error the mock raises on purpose, as opposed to a bug. */
+export const isKnownError = (error: unknown) =>
+  error instanceof ApiError ||
+  error instanceof RequestValidationError ||
+  error instanceof CommandValidationError
+
+/** Every message an error carries, as plain strings (for scenario and import reports). */
+export function errorMessages(error: unknown): string[] {
+  if (error instanceof RequestValidationError) return error.messages
+  if (error instanceof CommandValidationError) return error.violations.flatMap((v) => v.messages)
+  if (error instanceof ApiError) {
+    const message = typeof error.response === 'string' ? error.response : error.response.message
+    return ([] as unknown[]).concat(message).map(String)
   }
-}
-
-export function errorBody(
-  status: number,
-  path: string,
-  timestamp: string,
-  payload: ErrorPayload
-): Record<string, unknown> {
-  const { message, ...extra } = payload
-  return { statusCode: status, timestamp, path, message, ...extra }
-}
-
-export function internalErrorBody(path: string, timestamp: string, errorId: string) {
-  return errorBody(500, path, timestamp, { message: INTERNAL_ERROR_MESSAGE, errorId })
+  if (error instanceof InternalError) return [error.reason]
+  return [String(error)]
 }
 
 /** The client went away before its request was read: nobody is left to answer. */

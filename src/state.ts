@@ -12,6 +12,12 @@ import { resolveScenarioData } from './scenarios/loader.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './scenarios/registry.js'
 import type { Scenario } from './scenarios/schema.js'
 import { createJournal, type Journal } from './journal/journal.js'
+import {
+  DEFAULT_GENERATION,
+  generationNamed,
+  type Generation,
+  type GenerationName,
+} from './generations/index.js'
 import { createRuleSet, type RuleSet } from './chaos/rules.js'
 
 export interface MockState {
@@ -29,12 +35,25 @@ export interface MockState {
   errorRng: Rng
   newErrorId(): string
   now(): Date
+  /** The generation of environments whose key the scenario does not pin to another. */
+  generation(): Generation
+  /** The generation an `Authorization` header's key answers in, without building its environment. */
+  generationForAuthorization(header: string | undefined): Generation
 }
+
+/** Upstream's system default; its Cloud tiers cap lower (20 on the free tier). */
+const DEFAULT_MAX_WORKFLOWS = 100
 
 /** Everything an environment is built from, derived from a scenario and the options. */
 export function compileScenario(scenario: Scenario, options: MockOptions): EnvironmentSource {
   const keys = new Map<string, Role>(scenario.environments.keys.map((k) => [k.apiKey, k.role]))
+  const generations = new Map<string, GenerationName>()
+  for (const key of scenario.environments.keys)
+    if (key.apiGeneration) generations.set(key.apiKey, key.apiGeneration)
   return {
+    generation: options.apiGeneration ?? scenario.apiGeneration ?? DEFAULT_GENERATION,
+    generations,
+    maxWorkflows: options.maxWorkflows ?? scenario.maxWorkflows ?? DEFAULT_MAX_WORKFLOWS,
     seed: options.seed ?? (scenario.seed !== undefined ? String(scenario.seed) : DEFAULT_SEED),
     data: resolveScenarioData(scenario),
     keys,
@@ -70,6 +89,13 @@ export function createState(
     errorRng,
     newErrorId: () => randomUuid(state.errorRng),
     now: () => environments.source.clock.now(),
+    generation: () => generationNamed(environments.source.generation),
+    generationForAuthorization(header) {
+      const { source } = environments
+      const apiKey = header?.startsWith('ApiKey ') ? header.slice(7) : undefined
+      const pinned = apiKey === undefined ? undefined : source.generations.get(apiKey)
+      return generationNamed(pinned ?? source.generation)
+    },
   }
   return state
 }

@@ -54,7 +54,7 @@ const CASES = ROUTES.flatMap((route) => FAILURES.map((failure) => ({ ...route, .
 test.each(CASES)(
   'answers 401 "$message" to $method $path with Authorization $header',
   async ({ method, path, body, header, message, error }) => {
-    const { app } = createMock({ seed: 'test' })
+    const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
     const headers: Record<string, string> = header === undefined ? {} : { Authorization: header }
     const res = await request(app, method, path, { key: null, body, headers })
     expect(res.status).toBe(401)
@@ -70,41 +70,41 @@ test.each(CASES)(
 test.each(ROUTES)(
   'answers $status to $method $path with any ApiKey',
   async ({ method, path, body, status }) => {
-    const { app } = createMock({ seed: 'test' })
+    const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
     const res = await request(app, method, path, { key: 'any-key-at-all', body })
     expect(res.status).toBe(status)
   }
 )
 
 test('authenticates before validating the query', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'GET', '/v1/topics?page=-1', { key: null })
   expect(res.status).toBe(401)
   expect(res.body.message).toBe('Missing authorization header')
 })
 
 test('authenticates before casting a malformed group id', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'DELETE', '/v1/notification-groups/abc', { key: null })
   expect(res.status).toBe(401)
 })
 
 test('authenticates before validating a workflow body', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'POST', '/v1/workflows', { key: null, body: {} })
   expect(res.status).toBe(401)
   expect(res.body.message).toBe('Missing authorization header')
 })
 
 test('parses the JSON body before authenticating, as the body parser runs first', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'POST', '/v1/workflows', { key: null, body: '{"name":}' })
   expect(res.status).toBe(400)
   expect(res.body.message).toBe(`Unexpected token '}', "{"name":}" is not valid JSON`)
 })
 
 test('answers 404 "Cannot GET /v1/nope?x=1" to an unknown route without auth', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'GET', '/v1/nope?x=1', { key: null })
   expect(res.status).toBe(404)
   expect(withoutTimestamp(res.body)).toEqual({
@@ -121,7 +121,7 @@ test.each([
   { method: 'GET', path: '/topics' },
   { method: 'POST', path: '/v1/messages/transaction/tx-order-1001' },
 ])('answers 404 "Cannot $method $path" without auth', async ({ method, path }) => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, method, path, { key: null })
   expect(res.status).toBe(404)
   expect(withoutTimestamp(res.body)).toEqual({
@@ -133,7 +133,7 @@ test.each([
 })
 
 test('lets a Production key read and delete, but not write workflows', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const key = 'production-key'
   expect((await request(app, 'GET', '/v1/topics', { key })).status).toBe(200)
   expect((await request(app, 'GET', '/v1/workflows', { key })).status).toBe(200)
@@ -160,7 +160,7 @@ test('answers 401 "API Key not found" to a key that a strict scenario does not d
       '',
     ].join('\n')
   )
-  const { app } = createMock({ seed: 'test', scenario: file })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test', scenario: file })
   const known = await request(app, 'GET', '/v1/topics', { key: 'known-key' })
   expect(known.status).toBe(200)
   const unknown = await request(app, 'GET', '/v1/topics', { key: 'invalid_key' })

@@ -6,7 +6,12 @@ const auth = { Authorization: 'ApiKey test' }
 
 /** Starts a mock of its own with the given rules, runs the test, and always closes it. */
 async function withMock(rules: unknown[], run: (mock: RunningMock) => Promise<void>) {
-  const mock = await startMock({ port: 0, logLevel: 'silent', seed: 'chaos' })
+  const mock = await startMock({
+    apiGeneration: '2024-10',
+    port: 0,
+    logLevel: 'silent',
+    seed: 'chaos',
+  })
   try {
     for (const rule of rules) {
       const res = await fetch(`${mock.url}/__admin/rules`, {
@@ -57,7 +62,7 @@ test('an empty reply closes the connection without a response', async () => {
 })
 
 test('close() ends a hanging connection instead of waiting for the client', async () => {
-  const mock = await startMock({ port: 0, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   await mock.state.rules.add({ match: {}, fault: { network: 'hang' } })
   const hung = failure(fetch(`${mock.url}/v1/topics`, { headers: auth }))
   await new Promise((resolve) => setTimeout(resolve, 50))

@@ -6,7 +6,7 @@ import { startMock } from '../src/server.js'
 // Retry-After), so a small Retry-After-Ms keeps this test fast (novu-sdk-facts, "Retries").
 
 test('@novu/api retries two 503s and resolves on the real answer', async () => {
-  const mock = await startMock({ port: 0, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   try {
     const unavailable = { status: 503, headers: { 'Retry-After-Ms': '20' } }
     mock.state.rules.add({
@@ -31,7 +31,7 @@ test('@novu/api retries two 503s and resolves on the real answer', async () => {
 })
 
 test('@novu/api waits the Retry-After-Ms of a 429 before retrying', async () => {
-  const mock = await startMock({ port: 0, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   try {
     mock.state.rules.add({
       match: { path: '/v1/messages/transaction/:transactionId' },

@@ -18,7 +18,7 @@ const chaotic = {
 
 /** Runs the same request sequence and notes what each call gave and how long it took. */
 async function run(seed: string) {
-  const mock = await startMock({ port: 0, seed, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, seed, logLevel: 'silent' })
   mocks.push(mock)
   await mock.admin.loadScenario(chaotic)
   const outcomes: { status: number | 'network error'; body: string }[] = []

@@ -30,27 +30,47 @@ function withoutNow(workflow: Obj): Obj {
 test.each(LISTS)(
   'answers GET %s byte for byte the same from two mocks with the same seed',
   async (path) => {
-    const a = await request(createMock({ seed: 'same' }).app, 'GET', path)
-    const b = await request(createMock({ seed: 'same' }).app, 'GET', path)
+    const a = await request(createMock({ apiGeneration: '2024-10', seed: 'same' }).app, 'GET', path)
+    const b = await request(createMock({ apiGeneration: '2024-10', seed: 'same' }).app, 'GET', path)
     expect(a.status).toBe(200)
     expect(b.text).toBe(a.text)
   }
 )
 
 test('answers the same without a seed, from the default seed', async () => {
-  const a = await request(createMock().app, 'GET', '/v1/workflows?limit=100')
-  const b = await request(createMock().app, 'GET', '/v1/workflows?limit=100')
+  const a = await request(
+    createMock({ apiGeneration: '2024-10' }).app,
+    'GET',
+    '/v1/workflows?limit=100'
+  )
+  const b = await request(
+    createMock({ apiGeneration: '2024-10' }).app,
+    'GET',
+    '/v1/workflows?limit=100'
+  )
   expect(b.text).toBe(a.text)
 })
 
 test('reads a numeric seed as its string', async () => {
-  const a = await request(createMock({ seed: 7 }).app, 'GET', '/v1/topics')
-  const b = await request(createMock({ seed: '7' }).app, 'GET', '/v1/topics')
+  const a = await request(
+    createMock({ apiGeneration: '2024-10', seed: 7 }).app,
+    'GET',
+    '/v1/topics'
+  )
+  const b = await request(
+    createMock({ apiGeneration: '2024-10', seed: '7' }).app,
+    'GET',
+    '/v1/topics'
+  )
   expect(b.text).toBe(a.text)
 })
 
 test('gives seeded records fixed timestamps, never the current time', async () => {
-  const res = await request(createMock({ seed: 'same' }).app, 'GET', '/v1/workflows?limit=100')
+  const res = await request(
+    createMock({ apiGeneration: '2024-10', seed: 'same' }).app,
+    'GET',
+    '/v1/workflows?limit=100'
+  )
   const year = new Date().getUTCFullYear()
   for (const workflow of res.body.data) {
     expect(workflow.createdAt < `${year}`).toBe(true)
@@ -65,7 +85,11 @@ test('creates the same workflow, ids and identifier included, in two mocks with 
     steps: [{ template: { type: 'sms', content: '{{code}}' } }],
   }
   const [a, b] = await Promise.all(
-    [1, 2].map(() => request(createMock({ seed: 'same' }).app, 'POST', '/v1/workflows', { body }))
+    [1, 2].map(() =>
+      request(createMock({ apiGeneration: '2024-10', seed: 'same' }).app, 'POST', '/v1/workflows', {
+        body,
+      })
+    )
   )
   expect(a!.status).toBe(201)
   expect(a!.body.data.triggers[0].identifier).not.toBe('welcome-email')
@@ -74,7 +98,7 @@ test('creates the same workflow, ids and identifier included, in two mocks with 
 
 test('answers the same list after the same writes in two mocks with the same seed', async () => {
   const run = async () => {
-    const { app } = createMock({ seed: 'same' })
+    const { app } = createMock({ apiGeneration: '2024-10', seed: 'same' })
     await request(app, 'POST', '/v1/workflows', {
       body: { name: 'Added', notificationGroupId: GENERAL, steps: [] },
     })
@@ -97,8 +121,16 @@ test('answers the same list after the same writes in two mocks with the same see
 })
 
 test('generates different bulk data from a different seed, and the same hand-named records', async () => {
-  const a = await request(createMock({ seed: 'one' }).app, 'GET', '/v1/topics?page=0&pageSize=10')
-  const b = await request(createMock({ seed: 'two' }).app, 'GET', '/v1/topics?page=0&pageSize=10')
+  const a = await request(
+    createMock({ apiGeneration: '2024-10', seed: 'one' }).app,
+    'GET',
+    '/v1/topics?page=0&pageSize=10'
+  )
+  const b = await request(
+    createMock({ apiGeneration: '2024-10', seed: 'two' }).app,
+    'GET',
+    '/v1/topics?page=0&pageSize=10'
+  )
   expect(a.body.totalCount).toBe(b.body.totalCount)
   const pick = (body: Obj) => body.data.map((t: Obj) => [t._id, t.key, t.name, t.subscribers])
   expect(pick(b.body).slice(0, 3)).toEqual(pick(a.body).slice(0, 3))
@@ -108,15 +140,15 @@ test('generates different bulk data from a different seed, and the same hand-nam
 test.each(['/v1/workflows?limit=100', '/v1/messages?limit=100'])(
   'answers a different %s for a different seed',
   async (path) => {
-    const a = await request(createMock({ seed: 'one' }).app, 'GET', path)
-    const b = await request(createMock({ seed: 'two' }).app, 'GET', path)
+    const a = await request(createMock({ apiGeneration: '2024-10', seed: 'one' }).app, 'GET', path)
+    const b = await request(createMock({ apiGeneration: '2024-10', seed: 'two' }).app, 'GET', path)
     expect([a.status, b.status]).toEqual([200, 200])
     expect(b.text).not.toBe(a.text)
   }
 )
 
 test('gives two keys two environments with their own ids', async () => {
-  const { app } = createMock({ seed: 'same' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'same' })
   const a = await request(app, 'GET', '/v1/topics', { key: 'key-a' })
   const b = await request(app, 'GET', '/v1/topics', { key: 'key-b' })
   expect(a.body.data[0]._environmentId).not.toBe(b.body.data[0]._environmentId)
@@ -124,7 +156,7 @@ test('gives two keys two environments with their own ids', async () => {
 })
 
 test('never shows one key the writes of another', async () => {
-  const { app } = createMock({ seed: 'same' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'same' })
   const a = { key: 'key-a' }
   const b = { key: 'key-b' }
   await request(app, 'DELETE', `/v1/notification-groups/${BILLING}`, a)
@@ -154,7 +186,7 @@ test('never shows one key the writes of another', async () => {
 })
 
 test('shows one key its own writes', async () => {
-  const { app } = createMock({ seed: 'same' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'same' })
   await request(app, 'DELETE', '/v1/messages/transaction/tx-order-1001', { key: 'key-a' })
   const after = await request(app, 'GET', '/v1/messages?transactionId=tx-order-1001', {
     key: 'key-a',

@@ -6,7 +6,7 @@ const GENERAL = '66fbb0a0c1f2e3d4a5b60001'
 const KB = 1024
 const MB = 1024 * KB
 
-const mock = () => createMock({ seed: 'test' }).app
+const mock = () => createMock({ apiGeneration: '2024-10', seed: 'test' }).app
 
 /** A JSON body of exactly `size` bytes: `{"name":"xxx…"}`. */
 const groupBodyOfSize = (size: number) => `{"name":"${'x'.repeat(size - '{"name":""}'.length)}"}`
@@ -251,7 +251,7 @@ test('answers the error path with the query string exactly as sent', async () =>
 })
 
 test('a key beyond the environment limit answers 403 with a message that says what to do', async () => {
-  const { app } = createMock({ maxEnvironments: 2 })
+  const { app } = createMock({ apiGeneration: '2024-10', maxEnvironments: 2 })
   for (const key of ['one', 'two'])
     expect(
       (await app.request('/v1/topics', { headers: { Authorization: `ApiKey ${key}` } })).status

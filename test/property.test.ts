@@ -63,7 +63,7 @@ const PROTOTYPE_KEYS = {
 type App = ReturnType<typeof createMock>['app']
 
 function harness() {
-  const mock = createMock({ seed: 'prop', logLevel: 'silent' })
+  const mock = createMock({ apiGeneration: '2024-10', seed: 'prop', logLevel: 'silent' })
   const unexpected: string[] = []
   mock.state.logger = createLogger('error', (line) => unexpected.push(line) > 0)
   return { app: mock.app, unexpected }

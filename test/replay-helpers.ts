@@ -6,7 +6,12 @@ const running: RunningMock[] = []
 
 /** A mock on a free port, closed after the test that started it. */
 export async function startTestMock(options: MockOptionsInput = {}): Promise<RunningMock> {
-  const mock = await startMock({ port: 0, logLevel: 'silent', ...options })
+  const mock = await startMock({
+    apiGeneration: '2024-10',
+    port: 0,
+    logLevel: 'silent',
+    ...options,
+  })
   running.push(mock)
   return mock
 }
@@ -17,7 +22,7 @@ afterEach(async () => {
 
 /** The URL of a port nothing listens on: a mock that was started and closed again. */
 export async function closedTarget(): Promise<string> {
-  const mock = await startMock({ port: 0, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   await mock.close()
   return mock.url
 }

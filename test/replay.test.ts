@@ -185,7 +185,7 @@ test("lets a step's own Authorization header win over the API key, or drop it wi
 })
 
 test('replays in process through an injected fetch, without a socket', async () => {
-  const { app } = createMock({ logLevel: 'silent' })
+  const { app } = createMock({ apiGeneration: '2024-10', logLevel: 'silent' })
   const report = await runReplay(await loadReplayScript(`${SCRIPTS}/onboarding.yaml`), {
     target: 'http://novu-mock.local',
     fetch: async (input, init) =>

@@ -12,7 +12,7 @@ let mock: RunningMock
 const nextKey = keyFactory('sdk-api')
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, logLevel: 'silent' })
+  mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
 })
 afterAll(() => mock.close())
 

@@ -22,7 +22,12 @@ export async function startStrictMock(): Promise<RunningMock> {
     })
   )
   try {
-    return await startMock({ port: 0, scenario: file, logLevel: 'silent' })
+    return await startMock({
+      apiGeneration: '2024-10',
+      port: 0,
+      scenario: file,
+      logLevel: 'silent',
+    })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -4,7 +4,7 @@ import { startMock, type RunningMock } from '../src/server.js'
 
 let mock: RunningMock
 beforeAll(async () => {
-  mock = await startMock({ port: 0, logLevel: 'silent' })
+  mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
 })
 afterAll(() => mock.close())
 
@@ -62,7 +62,7 @@ test('the server has header, request and keep-alive timeouts', () => {
 })
 
 test('close resolves and a second close does nothing', async () => {
-  const other = await startMock({ port: 0, logLevel: 'silent' })
+  const other = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   await other.close()
   await expect(other.close()).resolves.toBeUndefined()
 })

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 /** A mock on a free port, its error log captured. */
 async function mockWithLog() {
-  const mock = await startMock({ port: 0, logLevel: 'silent' })
+  const mock = await startMock({ apiGeneration: '2024-10', port: 0, logLevel: 'silent' })
   started.push(mock)
   const errors: string[] = []
   mock.state.logger = createLogger('error', (line) => errors.push(line) > 0)

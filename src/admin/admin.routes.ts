@@ -26,6 +26,7 @@ export function adminRoutes(state: MockState): AnyRoute[] {
           version: VERSION,
           uptimeMs: Math.round(Date.now() - state.startedAt),
           scenario: state.scenario.name,
+          apiGeneration: state.generation().name,
           environments: state.environments.size(),
         }),
     }),
@@ -34,7 +35,8 @@ export function adminRoutes(state: MockState): AnyRoute[] {
     ...requestRoutes(state),
     ...ruleRoutes(state),
   ]
-  let document: unknown
+  // One document per generation, built on first read: the scenario may switch it.
+  const documents = new Map<string, unknown>()
   routes.push(
     defineRoute({
       method: 'GET',
@@ -44,7 +46,12 @@ export function adminRoutes(state: MockState): AnyRoute[] {
       auth: 'admin',
       responses: { 200: { description: 'OpenAPI 3.1' } },
       handler(c) {
-        document ??= buildOpenApiDocument([...NOVU_ROUTES, ...routes])
+        const generation = state.generation()
+        let document = documents.get(generation.name)
+        if (!document) {
+          document = buildOpenApiDocument([...NOVU_ROUTES, ...routes], generation)
+          documents.set(generation.name, document)
+        }
         return json(c, 200, document)
       },
     })

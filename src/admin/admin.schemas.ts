@@ -1,3 +1,4 @@
+import { GENERATION_NAMES } from '../generations/generation.js'
 import { z } from 'zod'
 
 export const ApiKeyQuerySchema = z.object({
@@ -38,6 +39,7 @@ export const HealthSchema = z.object({
   version: z.string(),
   uptimeMs: z.number(),
   scenario: z.string(),
+  apiGeneration: z.enum(GENERATION_NAMES),
   environments: z.number(),
 })
 

@@ -15,7 +15,7 @@ const post = (body: unknown) => ({
 })
 
 test('health answers 200 with the version, uptime and active scenario', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/health')
   expect(res.status).toBe(200)
   expect(await read(res)).toMatchObject({
@@ -26,7 +26,7 @@ test('health answers 200 with the version, uptime and active scenario', async ()
 })
 
 test('lists the built-in scenarios with their descriptions', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const body = await read(await app.request('/__admin/scenarios'))
   const names = body.data.map((s: { name: string }) => s.name)
   expect(names).toEqual(expect.arrayContaining(['default', 'empty', 'large', 'production-key']))
@@ -34,7 +34,7 @@ test('lists the built-in scenarios with their descriptions', async () => {
 })
 
 test('loading a scenario by name resets every environment to it', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const before = await read(await app.request('/v1/topics', { headers: key('a') }))
   expect(before.totalCount).toBeGreaterThan(0)
   const res = await app.request('/__admin/scenario', post({ name: 'empty' }))
@@ -45,7 +45,7 @@ test('loading a scenario by name resets every environment to it', async () => {
 })
 
 test('an inline scenario with explicit records is served as written', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const scenario = { name: 'inline', data: { topics: [{ key: 'only-one', subscribers: ['s1'] }] } }
   expect((await app.request('/__admin/scenario', post({ scenario }))).status).toBe(200)
   const body = await read(await app.request('/v1/topics', { headers: key('a') }))
@@ -55,7 +55,7 @@ test('an inline scenario with explicit records is served as written', async () =
 })
 
 test('a bad scenario is refused with every problem and its path, and the state is untouched', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/notification-groups', {
     ...post({ name: 'Mine' }),
     headers: { ...jsonHeaders, ...key('a') },
@@ -84,7 +84,7 @@ test('a bad scenario is refused with every problem and its path, and the state i
 })
 
 test('a workflow record that does not build is refused at load time with its path', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const scenario = {
     name: 'bad-steps',
     data: { workflows: [{ name: 'w', steps: [{ template: { type: 'fax' } }] }] },
@@ -97,14 +97,14 @@ test('a workflow record that does not build is refused at load time with its pat
 })
 
 test('an unknown scenario name answers 404 naming the available ones', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/scenario', post({ name: 'nope' }))
   expect(res.status).toBe(404)
   expect((await read(res)).message).toMatch(/^Unknown scenario "nope"\. Available: .*default/)
 })
 
 test('reset rebuilds every environment and clears the journal', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/messages/transaction/tx-order-1001', {
     method: 'DELETE',
     headers: key('a'),
@@ -119,7 +119,7 @@ test('reset rebuilds every environment and clears the journal', async () => {
 })
 
 test('reset with an apiKey rebuilds only that environment', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   for (const k of ['a', 'b'])
     await app.request('/v1/messages/transaction/tx-order-1001', {
       method: 'DELETE',
@@ -138,7 +138,7 @@ test('reset with an apiKey rebuilds only that environment', async () => {
 })
 
 test('an exported state fed back in gives the same responses', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const headers = { ...jsonHeaders, ...key('a') }
   await app.request('/v1/workflows', {
     method: 'POST',
@@ -174,7 +174,7 @@ test('an exported state fed back in gives the same responses', async () => {
 })
 
 test('a bad state body is refused and the environment keeps its data', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/state?apiKey=a', {
     method: 'PUT',
     headers: jsonHeaders,
@@ -191,7 +191,7 @@ test('a bad state body is refused and the environment keeps its data', async () 
 })
 
 test('state without an apiKey answers 400 in the error shape', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/state')
   expect(res.status).toBe(400)
   expect(await read(res)).toMatchObject({
@@ -202,7 +202,7 @@ test('state without an apiKey answers 400 in the error shape', async () => {
 })
 
 test('the journal counts calls by method and path pattern', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const headers = { ...jsonHeaders, ...key('a') }
   const body = JSON.stringify({
     name: 'Counted',
@@ -221,7 +221,7 @@ test('the journal counts calls by method and path pattern', async () => {
 })
 
 test('journal entries redact the API key and record status, body and duration', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/notification-groups', {
     method: 'POST',
     headers: { ...jsonHeaders, ...key('secret-key-123') },
@@ -241,7 +241,7 @@ test('journal entries redact the API key and record status, body and duration', 
 })
 
 test('the journal filters by API key without showing it', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/topics', { headers: key('first') })
   await app.request('/v1/topics', { headers: key('second') })
   const body = await read(await app.request('/__admin/requests?apiKey=second'))
@@ -250,7 +250,7 @@ test('the journal filters by API key without showing it', async () => {
 })
 
 test('unmatched requests are easy to find and name the closest routes', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/topic', { headers: key('a') })
   const body = await read(await app.request('/__admin/requests?matched=false'))
   expect(body.data).toHaveLength(1)
@@ -259,14 +259,14 @@ test('unmatched requests are easy to find and name the closest routes', async ()
 })
 
 test('the journal holds at most its configured size', async () => {
-  const { app } = createMock({ journalSize: 3 })
+  const { app } = createMock({ apiGeneration: '2024-10', journalSize: 3 })
   for (let i = 0; i < 10; i++) await app.request(`/v1/topics?page=${i}`, { headers: key('a') })
   const body = await read(await app.request('/__admin/requests'))
   expect(body.data.map((e: { query: { page: string } }) => e.query.page)).toEqual(['9', '8', '7'])
 })
 
 test('clearing the journal answers how many entries went', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   await app.request('/v1/topics', { headers: key('a') })
   const res = await app.request('/__admin/requests', { method: 'DELETE' })
   expect(await read(res)).toEqual({ data: { cleared: 1 } })
@@ -274,7 +274,7 @@ test('clearing the journal answers how many entries went', async () => {
 })
 
 test('a bad journal filter answers 400 naming the field', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/requests?status=abc&since=yesterday')
   expect(res.status).toBe(400)
   const { message } = await read(res)
@@ -282,7 +282,7 @@ test('a bad journal filter answers 400 naming the field', async () => {
 })
 
 test('with an admin token, admin routes answer 401 without it and Novu routes are unaffected', async () => {
-  const { app } = createMock({ adminToken: 's3cret' })
+  const { app } = createMock({ apiGeneration: '2024-10', adminToken: 's3cret' })
   const denied = await app.request('/__admin/scenario')
   expect(denied.status).toBe(401)
   expect(await read(denied)).toMatchObject({
@@ -302,12 +302,12 @@ test('with an admin token, admin routes answer 401 without it and Novu routes ar
 })
 
 test('with an admin token, health stays open for container probes', async () => {
-  const { app } = createMock({ adminToken: 's3cret' })
+  const { app } = createMock({ apiGeneration: '2024-10', adminToken: 's3cret' })
   expect((await app.request('/__admin/health')).status).toBe(200)
 })
 
 test('an unknown admin route answers 404 in the error shape', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/nope')
   expect(res.status).toBe(404)
   expect(await read(res)).toMatchObject({
@@ -318,7 +318,7 @@ test('an unknown admin route answers 404 in the error shape', async () => {
 })
 
 test('malformed JSON on an admin route answers 400 in the error shape', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const res = await app.request('/__admin/scenario', {
     method: 'POST',
     headers: jsonHeaders,
@@ -329,7 +329,7 @@ test('malformed JSON on an admin route answers 400 in the error shape', async ()
 })
 
 test('every route the app serves appears in the OpenAPI document', async () => {
-  const mock = createMock()
+  const mock = createMock({ apiGeneration: '2024-10' })
   const document = await read(await mock.app.request('/__admin/openapi.json'))
   const served = [...NOVU_ROUTES, ...adminRoutes(mock.state)]
   for (const route of served) {
@@ -347,7 +347,7 @@ test('every route the app serves appears in the OpenAPI document', async () => {
 })
 
 test('the OpenAPI document carries the validation bounds of the topic list', async () => {
-  const { app } = createMock()
+  const { app } = createMock({ apiGeneration: '2024-10' })
   const document = await read(await app.request('/__admin/openapi.json'))
   const params = document.paths['/v1/topics'].get.parameters
   expect(params).toEqual(

@@ -8,6 +8,7 @@ import { issuesToProblems, ScenarioError } from '../scenarios/loader.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
+import { environmentSpec } from '../tenancy/environments.js'
 import { ApiKeyQuerySchema } from './admin.schemas.js'
 
 const tags = ['admin']
@@ -33,13 +34,7 @@ export function importEnvironment(state: MockState, apiKey: string, raw: unknown
       new ScenarioError('the state is not valid', issuesToProblems(parsed.error.issues))
     )
   const source = state.environments.source
-  const role = source.keys.get(apiKey) ?? 'Development'
-  const { identity, rng, newId } = createIdentity({
-    apiKey,
-    role,
-    seed: source.seed,
-    clock: source.clock,
-  })
+  const { identity, rng, newId } = createIdentity(environmentSpec(source, apiKey))
   try {
     const data = buildEnvironmentData(
       { ...identity, rng, newId, seed: source.seed },

@@ -10,7 +10,11 @@ const read = (res: Response): Promise<any> => res.json()
 
 /** A mock of its own, and helpers that talk to it over app.request(). */
 function setup(options: { seed?: string } = {}) {
-  const mock = createMock({ seed: options.seed ?? 'chaos', logLevel: 'silent' })
+  const mock = createMock({
+    apiGeneration: '2024-10',
+    seed: options.seed ?? 'chaos',
+    logLevel: 'silent',
+  })
   const call = (method: string, path: string, init: { apiKey?: string; body?: unknown } = {}) =>
     mock.app.request(path, {
       method,

@@ -2,12 +2,13 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { STATUS_CODES } from 'node:http'
 import type { AppEnv } from '../app-env.js'
-import { errorBody, internalErrorBody, REASON } from '../errors.js'
+import { objectError, RATE_LIMIT_MESSAGE, REASON, ThrottledError } from '../errors.js'
+import { generationOf } from '../http/render-error.js'
 import { JSON_CONTENT_TYPE, originalUrl } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { NetworkFault, StatusFault } from './rules.schemas.js'
 
-export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded'
+export { RATE_LIMIT_MESSAGE }
 /** What the `malformed` fault sends: the start of a Novu envelope, cut short. */
 export const MALFORMED_BODY = '{"data":[{"_id":"'
 export const SLOW_BODY_DEFAULTS = { chunkBytes: 16, intervalMs: 50 }
@@ -19,13 +20,14 @@ const PER_SECOND = { configuration: 2000, global: 3000 }
 
 const reason = (status: number) => REASON[status] ?? STATUS_CODES[status] ?? 'Error'
 
-function defaultBody(state: MockState, status: number, path: string): unknown {
+function defaultBody(c: Context<AppEnv>, state: MockState, status: number, path: string) {
   const timestamp = state.now().toISOString()
-  if (status === 500) return internalErrorBody(path, timestamp, state.newErrorId())
-  // The throttler throws a string, so upstream's body has no `error` key.
-  if (status === 429) return errorBody(429, path, timestamp, { message: RATE_LIMIT_MESSAGE })
+  const { errors } = generationOf(c, state)
+  if (status === 500) return errors.internal(path, timestamp, state.newErrorId())
+  if (status === 429) return errors.render(new ThrottledError(), path, timestamp).body
   // As Nest's bare `new XxxException()`: the reason phrase as message, no `error` key.
-  return errorBody(status, path, timestamp, { message: reason(status) })
+  const bare = objectError(status, { message: reason(status), statusCode: status })
+  return errors.render(bare, path, timestamp).body
 }
 
 function rateLimitHeaders(path: string, resetSeconds: number): Record<string, string> {
@@ -61,7 +63,7 @@ export function statusFault(c: Context<AppEnv>, state: MockState, fault: StatusF
   c.header('Content-Type', JSON_CONTENT_TYPE)
   const headers = { ...defaultHeaders(fault.status, c.req.path, given), ...given }
   for (const [name, value] of Object.entries(headers)) c.header(name, value)
-  const body = fault.body !== undefined ? fault.body : defaultBody(state, fault.status, path)
+  const body = fault.body !== undefined ? fault.body : defaultBody(c, state, fault.status, path)
   // A string body with the rule's own Content-Type goes out as is (an HTML gateway page, say).
   const customType = Object.keys(given).some((k) => k.toLowerCase() === 'content-type')
   const text = typeof body === 'string' && customType ? body : JSON.stringify(body)

@@ -16,7 +16,8 @@ const send = (app: App, method: string, path: string, body?: unknown) =>
   })
 const addRule = (app: App, rule: unknown) => send(app, 'POST', '/__admin/rules', rule)
 const mock = (options: { maxRules?: number } = {}) =>
-  createMock({ seed: 'chaos', logLevel: 'silent', ...options }).app as unknown as App
+  createMock({ apiGeneration: '2024-10', seed: 'chaos', logLevel: 'silent', ...options })
+    .app as unknown as App
 
 const unavailable = { match: { path: '/v1/topics' }, fault: { status: 503 } }
 
@@ -241,7 +242,11 @@ test("a scenario's rules are active from the start and come back fresh on reset,
     })
   )
   try {
-    const { app: hono, state } = createMock({ scenario: file, logLevel: 'silent' })
+    const { app: hono, state } = createMock({
+      apiGeneration: '2024-10',
+      scenario: file,
+      logLevel: 'silent',
+    })
     const app = hono as unknown as App
     expect(
       (await app.request('/v1/topics', { headers: { Authorization: 'ApiKey k' } })).status
@@ -263,7 +268,7 @@ test("a scenario's rules are active from the start and come back fresh on reset,
 })
 
 test('resetTo refuses a bad scenario rule and keeps the rules it had', async () => {
-  const { app: hono, state } = createMock({ logLevel: 'silent' })
+  const { app: hono, state } = createMock({ apiGeneration: '2024-10', logLevel: 'silent' })
   await addRule(hono as unknown as App, unavailable)
   expect(() =>
     state.rules.resetTo([
@@ -285,7 +290,7 @@ test('the OpenAPI document describes the rule body', async () => {
 })
 
 test('an automatic id skips the ids that other scenario rules declare', () => {
-  const { state } = createMock({ logLevel: 'silent' })
+  const { state } = createMock({ apiGeneration: '2024-10', logLevel: 'silent' })
   state.rules.resetTo([
     { match: {}, delay: 1 },
     { id: 'rule-1', match: {}, delay: 2 },

@@ -1,9 +1,11 @@
 import type { Context, MiddlewareHandler, Next } from 'hono'
-import { ApiError, badRequest, ClientClosedError, REASON } from '../errors.js'
+import { badRequest, ClientClosedError } from '../errors.js'
+import type { Generation } from '../generations/generation.js'
 
 export const SMALL_BODY_LIMIT = 100 * 1024
-export const LARGE_BODY_LIMIT = 20 * 1024 * 1024
-// Upstream raises the JSON limit to 20 MB on these prefixes and keeps 100 kB elsewhere.
+/** The control plane's own limit, whatever the generation. */
+export const ADMIN_BODY_LIMIT = 20 * 1024 * 1024
+// Upstream raises the JSON limit on these prefixes (20 MB, 26 MB since 2025) and keeps 100 kB elsewhere.
 const LARGE_BODY_PREFIXES = [
   '/v1/events',
   '/v1/notification-templates',
@@ -11,18 +13,13 @@ const LARGE_BODY_PREFIXES = [
   '/v1/layouts',
   '/v1/bridge/sync',
   '/v1/bridge/diff',
-  '/__admin',
 ]
 
-export function bodyLimitFor(path: string): number {
+export function bodyLimitFor(path: string, generation: Generation): number {
+  if (path.startsWith('/__admin')) return ADMIN_BODY_LIMIT
   return LARGE_BODY_PREFIXES.some((prefix) => path.startsWith(prefix))
-    ? LARGE_BODY_LIMIT
+    ? generation.largeBodyLimit
     : SMALL_BODY_LIMIT
-}
-
-function tooLarge(): ApiError {
-  // Upstream answers 500 here (body-parser's error is not an HttpException); see the README.
-  return new ApiError(413, { message: 'request entity too large', error: REASON[413] })
 }
 
 const isJsonType = (type: string) => {
@@ -30,7 +27,7 @@ const isJsonType = (type: string) => {
   return media === 'application/json'
 }
 
-async function readText(request: Request, limit: number): Promise<string> {
+async function readText(request: Request, limit: number, tooLarge: () => Error): Promise<string> {
   const length = request.headers.get('content-length')
   const declared = Number(length)
   if (declared > limit) throw tooLarge()
@@ -97,19 +94,20 @@ export function parseJson(sent: string): unknown {
  * within the path's size limit, strict about the top-level value, with Node's own parse message.
  * Any other content type leaves the body empty, as upstream treats it.
  */
-export function jsonBody(): MiddlewareHandler {
+export function jsonBody(generationOf: (c: Context) => Generation): MiddlewareHandler {
   return function jsonBody(c, next) {
     const method = c.req.method
     // No body to read: on without an async frame of our own.
     if (method === 'GET' || method === 'HEAD') return next()
     const type = c.req.header('content-type')
     if (!type || !isJsonType(type)) return next()
-    return readJsonBody(c, next)
+    return readJsonBody(c, next, generationOf(c))
   }
 }
 
-async function readJsonBody(c: Context, next: Next) {
-  const text = await readText(c.req.raw, bodyLimitFor(c.req.path))
+async function readJsonBody(c: Context, next: Next, generation: Generation) {
+  const limit = bodyLimitFor(c.req.path, generation)
+  const text = await readText(c.req.raw, limit, generation.payloadTooLarge)
   c.set('rawBody', text)
   c.set('body', parseJson(text))
   await next()

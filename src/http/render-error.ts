@@ -1,45 +1,59 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { AppEnv } from '../app-env.js'
 import {
   ApiError,
   CLIENT_CLOSED_REQUEST,
   ClientClosedError,
-  errorBody,
+  CommandValidationError,
+  httpError,
   InternalError,
-  internalErrorBody,
-  REASON,
+  reasonPhrase,
+  RequestValidationError,
 } from '../errors.js'
+import type { Generation } from '../generations/generation.js'
 import type { MockState } from '../state.js'
 import { json, originalUrl } from './respond.js'
+import { redactUrl } from './redact.js'
+
+/** The generation that answers this request: its environment's, else its key's, else the mock's. */
+export function generationOf(c: Context<AppEnv>, state: MockState): Generation {
+  return c.get('env')?.generation ?? state.generationForAuthorization(c.req.header('authorization'))
+}
+
+/** An error Hono raised itself (a malformed URL, say), as Nest would have thrown it. */
+const fromHono = (error: HTTPException) =>
+  httpError(error.status, error.message || reasonPhrase(error.status))
 
 /**
  * The single error renderer: every failure, from validation to an unexpected throw, leaves in
- * upstream's body shape. Unexpected errors become a 500 with an errorId, never a stack trace.
+ * the body the generation's exception filter gives it. Unexpected errors become a 500 with an
+ * errorId, never a stack trace.
  */
-export function renderError(c: Context, state: MockState, error: unknown): Response {
+export function renderError(c: Context<AppEnv>, state: MockState, error: unknown): Response {
   if (error instanceof ClientClosedError)
     return new Response(null, { status: CLIENT_CLOSED_REQUEST })
   const path = originalUrl(c)
   const timestamp = state.now().toISOString()
-  if (error instanceof ApiError) {
-    for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
-    return json(
-      c,
-      error.status as ContentfulStatusCode,
-      errorBody(error.status, path, timestamp, error.payload)
-    )
-  }
-  if (error instanceof HTTPException && error.status < 500) {
-    const reason = REASON[error.status] ?? 'Error'
-    return json(
-      c,
-      error.status,
-      errorBody(error.status, path, timestamp, { message: error.message || reason, error: reason })
-    )
+  const generation = generationOf(c, state)
+  const known = error instanceof HTTPException && error.status < 500 ? fromHono(error) : error
+  if (
+    known instanceof ApiError ||
+    known instanceof RequestValidationError ||
+    known instanceof CommandValidationError
+  ) {
+    if (known instanceof ApiError)
+      for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
+    const { status, body } = generation.errors.render(known, path, timestamp)
+    return json(c, status as ContentfulStatusCode, body)
   }
   const errorId = state.newErrorId()
   if (!(error instanceof InternalError))
-    state.logger.log('error', 'unexpected error', { errorId, path, error: String(error) })
-  return json(c, 500, internalErrorBody(path, timestamp, errorId))
+    state.logger.log('error', 'unexpected error', {
+      errorId,
+      path: redactUrl(path),
+      error: String(error),
+    })
+  return json(c, 500, generation.errors.internal(path, timestamp, errorId))
 }

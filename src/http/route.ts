@@ -4,6 +4,7 @@ import type { AppEnv } from '../app-env.js'
 import type { Environment } from '../tenancy/environment.js'
 import { validate } from './validate.js'
 import { unauthorized } from '../errors.js'
+import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -28,10 +29,10 @@ export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknow
   /** Upstream's RootEnvironmentGuard: a Production key gets a 401 before any validation. */
   developmentOnly?: boolean
   params?: z.ZodType<P>
-  query?: z.ZodType<Q>
+  query?: PerGeneration<z.ZodType<Q>>
   /** Query parameters that upstream turns into numbers before validating (`@Transform`/`@Type`). */
   numericQuery?: readonly string[]
-  body?: z.ZodType<B>
+  body?: PerGeneration<z.ZodType<B>>
   responses: Record<number, { description: string; schema?: z.ZodType }>
   handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>
 }
@@ -60,7 +61,16 @@ const asObject = (body: unknown) =>
 /** Synchronous once faker has loaded, so a request does not wait a microtask for it. */
 export type Authenticator = (c: Context<AppEnv>) => Environment | Promise<Environment>
 
-export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate: Authenticator) {
+/**
+ * Mounts each route: auth, then params, query and body validated in the environment's generation
+ * (the control plane, which has no environment, validates in the mock's active one).
+ */
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: AnyRoute[],
+  authenticate: Authenticator,
+  activeGeneration: () => Generation
+) {
   for (const spec of routes) {
     app.on(spec.method, spec.path, async (c) => {
       c.set('matched', true)
@@ -69,10 +79,14 @@ export function mountRoutes(app: Hono<AppEnv>, routes: AnyRoute[], authenticate:
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')
       const admin = spec.auth === 'admin'
+      const generation = env ? env.generation : activeGeneration()
       const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
-      const query = spec.query ? validate(spec.query, readQuery(c, spec.numericQuery), admin) : {}
+      const query = spec.query
+        ? validate(resolveFor(spec.query, generation), readQuery(c, spec.numericQuery), admin)
+        : {}
+      const sent = admin ? (c.get('body') ?? {}) : asObject(c.get('body'))
       const body = spec.body
-        ? validate(spec.body, admin ? (c.get('body') ?? {}) : asObject(c.get('body')), admin)
+        ? validate(resolveFor(spec.body, generation), sent, admin)
         : c.get('body')
       return spec.handler(c, { env, params, query, body })
     })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { badRequest } from '../errors.js'
+import { RequestValidationError } from '../errors.js'
 import type { Check } from './rules.js'
 
 type JsonSchemaDoc = Record<string, unknown>
@@ -36,13 +36,13 @@ export function field(
 }
 
 /**
- * Validates one request part; a failure is upstream's 400 with every message in order. The
- * control plane's own schemas name the field in each message (`match.path: ...`).
+ * Validates one request part as upstream's ValidationPipe does: a failure carries every message
+ * in order. The control plane's own schemas name the field in each message (`match.path: ...`).
  */
 export function validate(schema: z.ZodType, value: unknown, withPaths = false): unknown {
   const result = schema.safeParse(value)
   if (result.success) return result.data
-  throw badRequest(
+  throw new RequestValidationError(
     result.error.issues.map((issue) =>
       withPaths && issue.path.length
         ? `${issue.path.map(String).join('.')}: ${issue.message}`

@@ -1,5 +1,6 @@
 import { createClock } from '../tenancy/clock.js'
 import { createEnvironment } from '../tenancy/environment.js'
+import { environmentSpec } from '../tenancy/environments.js'
 import { createRng } from '../tenancy/prng.js'
 import { compileScenario, type MockState } from '../state.js'
 import type { Scenario } from './schema.js'
@@ -16,7 +17,7 @@ export function activateScenario(state: MockState, scenario: Scenario): void {
   // Explicit records are built once now, so that a bad one is refused here, not on first use.
   const explicitOnly = { ...source.data, generate: undefined }
   createEnvironment(
-    { apiKey: PROBE_KEY, role: 'Development', seed: source.seed, clock: createClock() },
+    { ...environmentSpec(source, PROBE_KEY, 'Development'), clock: createClock() },
     explicitOnly
   )
   state.rules.resetTo(scenario.rules, createRng(`${source.seed}\u0000chaos`))

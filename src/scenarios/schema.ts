@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CHANNELS } from '../resources/messages/messages.store.js'
 import { RuleSchema } from '../chaos/rules.schemas.js'
+import { GENERATION_NAMES } from '../generations/generation.js'
 
 const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
 const IsoDate = z.iso.datetime({ offset: true })
@@ -19,6 +20,8 @@ export const TopicRecordSchema = z.looseObject({
   key: z.string().min(1),
   name: z.string().optional(),
   subscribers: z.array(z.string()).optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
 })
 
 /** A workflow as POST /v1/workflows takes it, or a whole exported document (kept as is). */
@@ -65,6 +68,8 @@ export const KeySchema = z.strictObject({
   apiKey: z.string().min(1).max(256),
   role: z.enum(['Development', 'Production']).default('Development'),
   description: z.string().optional(),
+  /** This key's environment answers in another generation than the scenario's. */
+  apiGeneration: z.enum(GENERATION_NAMES).optional(),
 })
 
 export const ClockSchema = z.discriminatedUnion('mode', [
@@ -85,6 +90,10 @@ export const ScenarioSchema = z.strictObject({
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64'),
   description: z.string().default(''),
   seed: z.union([z.string().max(256), z.number().int()]).optional(),
+  /** Which server the environments answer as, unless the mock was started with one. */
+  apiGeneration: z.enum(GENERATION_NAMES).optional(),
+  /** Workflows one environment may hold (upstream's limit since 2025: 100 self-hosted, 20 on Cloud's free tier); 0 lifts it. */
+  maxWorkflows: z.number().int().min(0).optional(),
   /** Start from a data set in the top-level fixtures/ folder, then add `data` to it. */
   fixture: z.string().optional(),
   environments: z

@@ -9,9 +9,10 @@ import {
 } from '../resources/notification-groups/notification-groups.store.js'
 import { createWorkflowStore, type WorkflowStore } from '../resources/workflows/workflows.store.js'
 import { createMessageStore, type MessageStore } from '../resources/messages/messages.store.js'
-import type { WorkflowContext } from '../resources/workflows/workflow-builder.js'
+import type { WorkflowContext } from '../resources/workflows/workflows.types.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
+import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'
 
 export type Role = 'Development' | 'Production'
 
@@ -24,6 +25,10 @@ export interface Identity {
   _layoutId: string
   /** Set on Production environments: upstream's RootEnvironmentGuard refuses them workflow writes. */
   _parentId?: string
+  /** The server release this environment answers as. */
+  generation: Generation
+  /** Workflows the environment may hold where its generation limits them; 0: no limit. */
+  maxWorkflows: number
 }
 
 export interface Environment extends Identity {
@@ -43,6 +48,8 @@ export interface EnvironmentSpec {
   role: Role
   seed: string
   clock: Clock
+  generation: GenerationName
+  maxWorkflows: number
 }
 
 /** The identity and generators of an environment: the same key and seed give the same ids. */
@@ -57,6 +64,8 @@ export function createIdentity(spec: EnvironmentSpec) {
     _userId: newId(),
     _layoutId: newId(),
     ...(spec.role === 'Production' ? { _parentId: newId() } : {}),
+    generation: generationNamed(spec.generation),
+    maxWorkflows: spec.maxWorkflows,
   }
   return { identity, rng, newId }
 }
@@ -107,6 +116,7 @@ export function assembleEnvironment(
       newId,
       rng,
       identifierTaken: (identifier) => workflows.hasIdentifier(identifier),
+      workflowCount: () => workflows.liveCount(),
       groupNamed: (name) => groupNamed(groups, name),
     }),
   }

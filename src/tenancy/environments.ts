@@ -1,6 +1,12 @@
 import type { Clock } from './clock.js'
-import { createEnvironment, type Environment, type Role } from './environment.js'
+import {
+  createEnvironment,
+  type Environment,
+  type EnvironmentSpec,
+  type Role,
+} from './environment.js'
 import type { ScenarioData } from '../scenarios/schema.js'
+import type { GenerationName } from '../generations/generation.js'
 
 /** What the environments are built from: the active scenario, compiled. */
 export interface EnvironmentSource {
@@ -9,6 +15,11 @@ export interface EnvironmentSource {
   keys: ReadonlyMap<string, Role>
   strict: boolean
   clock: Clock
+  /** The generation environments answer in, and the keys the scenario pins to another. */
+  generation: GenerationName
+  generations: ReadonlyMap<string, GenerationName>
+  /** Workflows one environment may hold where the generation limits them; 0: no limit. */
+  maxWorkflows: number
 }
 
 export class EnvironmentLimitError extends Error {
@@ -67,7 +78,23 @@ export function createEnvironments(
     apiKey: string,
     role: Role = source.keys.get(apiKey) ?? 'Development'
   ): Environment {
-    return createEnvironment({ apiKey, role, seed: source.seed, clock: source.clock }, source.data)
+    return createEnvironment(environmentSpec(source, apiKey, role), source.data)
+  }
+}
+
+/** What the key's environment is built with under the given source. */
+export function environmentSpec(
+  source: EnvironmentSource,
+  apiKey: string,
+  role: Role = source.keys.get(apiKey) ?? 'Development'
+): EnvironmentSpec {
+  return {
+    apiKey,
+    role,
+    seed: source.seed,
+    clock: source.clock,
+    generation: source.generations.get(apiKey) ?? source.generation,
+    maxWorkflows: source.maxWorkflows,
   }
 }
 

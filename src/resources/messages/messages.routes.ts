@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { badRequest, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
-import type { Channel, Message } from './messages.store.js'
+import type { Message } from './messages.store.js'
+import type { MessagesRules } from './messages.generations.js'
 import {
-  DeleteByTransactionQuerySchema,
   ListMessagesQuerySchema,
   MessageIdParamsSchema,
   MessageListSchema,
@@ -14,9 +14,9 @@ import {
 const tags = ['Messages']
 const MAX_MESSAGE_LIMIT = 1000
 
-const render = (m: Message) => ({
+const render = (m: Message, rules: MessagesRules) => ({
   ...m,
-  subscriber: { ...m.subscriber, id: m.subscriber._id },
+  subscriber: rules.subscriber(m.subscriber),
   actorSubscriber: null,
   id: m._id,
 })
@@ -50,19 +50,17 @@ export const messageRoutes = [
         typeof query.subscriberId === 'string' && query.subscriberId
           ? query.subscriberId
           : undefined
+      const rules = env.generation.messages
       if (subscriberId && !env.messages.hasSubscriber(subscriberId))
-        throw notFound(`Subscriber not found for id ${subscriberId}`)
+        throw rules.unknownSubscriber(subscriberId)
       const matching = env.messages.list({
-        channel:
-          typeof query.channel === 'string' && query.channel
-            ? (query.channel as Channel)
-            : undefined,
+        channel: typeof query.channel === 'string' && query.channel ? query.channel : undefined,
         subscriberId,
         transactionIds: asList(query.transactionId),
       })
       const size = Math.abs(Math.trunc(limit))
       const start = Math.trunc(page * limit)
-      const data = matching.slice(start, start + size).map(render)
+      const data = matching.slice(start, start + size).map((m) => render(m, rules))
       const totalCount = matching.length
       return json(c, 200, {
         page,
@@ -76,11 +74,11 @@ export const messageRoutes = [
   defineRoute({
     method: 'DELETE',
     path: '/v1/messages/transaction/:transactionId',
-    summary: 'Soft-delete the messages of a transaction, optionally of one channel',
+    summary: 'Delete the messages of a transaction, optionally of one channel',
     tags,
     auth: 'apiKey',
     params: TransactionParamsSchema,
-    query: DeleteByTransactionQuerySchema,
+    query: (g) => g.messages.deleteByTransactionQuery,
     responses: {
       204: { description: 'Deleted (also when the channel matches none of them)' },
       404: { description: 'The transaction has no live messages' },
@@ -89,14 +87,15 @@ export const messageRoutes = [
       // The existence check ignores the channel: only a transaction with no live message is a 404.
       if (env.messages.liveByTransaction(params.transactionId).length === 0)
         throw notFound('Invalid transactionId or channel')
-      env.messages.removeByTransactionId(params.transactionId, query.channel, env.now())
+      const { hardDelete } = env.generation.messages
+      env.messages.removeByTransactionId(params.transactionId, query.channel, env.now(), hardDelete)
       return c.body(null, 204)
     },
   }),
   defineRoute({
     method: 'DELETE',
     path: '/v1/messages/:messageId',
-    summary: 'Soft-delete one message',
+    summary: 'Delete one message',
     tags,
     auth: 'apiKey',
     params: MessageIdParamsSchema,
@@ -110,7 +109,7 @@ export const messageRoutes = [
       404: { description: 'No such message' },
     },
     handler(c, { env, params }) {
-      if (!env.messages.remove(params.messageId, env.now()))
+      if (!env.messages.remove(params.messageId, env.now(), env.generation.messages.hardDelete))
         throw notFound(`Message with id ${params.messageId} not found`)
       return json(c, 200, { data: { acknowledged: true, status: 'deleted' } })
     },

@@ -1,21 +1,12 @@
 import { z } from 'zod'
 import { field } from '../../http/validate.js'
-import { isEnum, isMongoId } from '../../http/rules.js'
-import { CHANNELS, type Channel } from './messages.store.js'
+import { isMongoId } from '../../http/rules.js'
+import { CHANNELS } from './messages.store.js'
 
 const isNumber = (v: unknown, p: string) =>
   typeof v === 'number' && Number.isFinite(v)
     ? undefined
     : `${p} must be a number conforming to the specified constraints`
-
-export const DeleteByTransactionQuerySchema = z.object({
-  channel: field<Channel>(
-    'channel',
-    [isEnum(CHANNELS)],
-    { type: 'string', enum: [...CHANNELS] },
-    { optional: true }
-  ),
-})
 
 export const TransactionParamsSchema = z.object({ transactionId: z.string() })
 export const MessageIdParamsSchema = z.object({
@@ -54,7 +45,7 @@ export const ListMessagesQuerySchema = z.object({
   limit?: number
 }>
 
-const SubscriberSchema = z.object({
+const SubscriberSchema = z.looseObject({
   _id: z.string(),
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
@@ -75,7 +66,7 @@ export const MessageSchema = z
     _jobId: z.string(),
     templateIdentifier: z.string(),
     transactionId: z.string(),
-    channel: z.enum(CHANNELS),
+    channel: z.string(),
     content: z.unknown(),
     status: z.string(),
     seen: z.boolean(),

@@ -46,10 +46,14 @@ export interface MessageSubscriber {
   lastName: string | null
   avatar: string | null
   subscriberId: string
+  _organizationId: string
+  _environmentId: string
+  createdAt: string
+  updatedAt: string
 }
 
 export interface MessageQuery {
-  channel?: Channel
+  channel?: string
   subscriberId?: string
   transactionIds?: string[]
   page: number
@@ -57,8 +61,9 @@ export interface MessageQuery {
 }
 
 /**
- * Messages by id with a transaction index. Deletion is soft, as upstream uses mongoose-delete:
- * a deleted message stays stored with `deleted: true` and every read skips it.
+ * Messages by id with a transaction index. Deletion is soft in the 2024-10 generation (upstream
+ * used mongoose-delete: a deleted message stays stored with `deleted: true` and every read skips
+ * it) and hard since.
  */
 /** `knownSubscribers`: subscribers that exist without messages (topic members, say). */
 export function createMessageStore(initial: Message[], knownSubscribers: string[] = []) {
@@ -76,31 +81,45 @@ export function createMessageStore(initial: Message[], knownSubscribers: string[
   initial.forEach(add)
 
   const live = (messages: Iterable<Message>) => [...messages].filter((m) => !m.deleted)
+  /** Flags the message deleted, or (hard) forgets it. */
+  function drop(message: Message, at: string, hard: boolean) {
+    if (!hard) {
+      message.deleted = true
+      message.deletedAt = at
+      return
+    }
+    byId.delete(message._id)
+    const same = byTransaction.get(message.transactionId) ?? []
+    const rest = same.filter((m) => m !== message)
+    if (rest.length) byTransaction.set(message.transactionId, rest)
+    else byTransaction.delete(message.transactionId)
+  }
 
   return {
     add,
     all: (): Message[] => [...byId.values()],
     liveByTransaction: (transactionId: string) => live(byTransaction.get(transactionId) ?? []),
 
-    /** Soft-deletes the live messages of a transaction, optionally of one channel only. */
-    removeByTransactionId(transactionId: string, channel: Channel | undefined, at: string) {
-      let removed = 0
-      for (const message of byTransaction.get(transactionId) ?? []) {
-        if (message.deleted || (channel && message.channel !== channel)) continue
-        message.deleted = true
-        message.deletedAt = at
-        removed++
-      }
-      return removed
+    /** Deletes the live messages of a transaction, optionally of one channel only. */
+    removeByTransactionId(
+      transactionId: string,
+      channel: string | undefined,
+      at: string,
+      hard: boolean
+    ) {
+      const doomed = live(byTransaction.get(transactionId) ?? []).filter(
+        (m) => !channel || m.channel === channel
+      )
+      for (const message of doomed) drop(message, at, hard)
+      return doomed.length
     },
 
     hasSubscriber: (subscriberId: string) => subscribers.has(subscriberId),
 
-    remove(id: string, at: string) {
+    remove(id: string, at: string, hard: boolean) {
       const message = byId.get(id)
       if (!message || message.deleted) return false
-      message.deleted = true
-      message.deletedAt = at
+      drop(message, at, hard)
       return true
     },
 

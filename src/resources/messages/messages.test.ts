@@ -8,7 +8,7 @@ const CHANNEL_MESSAGE = [
   'channel must be one of the following values: in_app, email, sms, chat, push',
 ]
 
-const mock = () => createMock({ seed: 'test' }).app
+const mock = () => createMock({ apiGeneration: '2024-10', seed: 'test' }).app
 
 type Message = { _id: string; channel: string; transactionId: string; createdAt: string }
 const channels = (body: { data: Message[] }) => body.data.map((m) => m.channel).sort()

@@ -15,7 +15,7 @@ const WELCOME_EMAIL = '66fbb0a0c1f2e3d4a5b61001'
 const ORDER_SHIPPED = '66fbb0a0c1f2e3d4a5b61002'
 const UNKNOWN = '6718a0aae1a2b3c4d5e6f0aa'
 
-const mock = () => createMock({ seed: 'test' }).app
+const mock = () => createMock({ apiGeneration: '2024-10', seed: 'test' }).app
 
 test('lists every group wrapped in data, in creation order, without the id virtual', async () => {
   const res = await request(mock(), 'GET', '/v1/notification-groups')

@@ -6,11 +6,20 @@ export interface Topic {
   readonly key: string
   readonly name: string
   readonly subscribers: readonly string[]
+  readonly createdAt: string
+  readonly updatedAt: string
 }
 
 export interface TopicPage {
   data: Topic[]
   totalCount: number
+}
+
+export interface TopicFilter {
+  page: number
+  pageSize: number
+  key?: string
+  name?: string
 }
 
 /**
@@ -32,8 +41,9 @@ export function createTopicStore(initial: Topic[]) {
   return {
     add,
     all: (): readonly Topic[] => all,
-    list({ page, pageSize, key }: { page: number; pageSize: number; key?: string }): TopicPage {
-      const source = key ? (byKey.get(key) ?? []) : all
+    list({ page, pageSize, key, name }: TopicFilter): TopicPage {
+      const keyed = key ? (byKey.get(key) ?? []) : all
+      const source = name ? keyed.filter((t) => t.name === name) : keyed
       const start = page * pageSize
       return { data: source.slice(start, start + pageSize), totalCount: source.length }
     },

@@ -13,7 +13,7 @@ const TOTAL = 23
 const NAMED_KEYS = ['beta-testers', 'team-alpha', 'newsletter-weekly']
 
 const listTopics = (query = '') =>
-  request(createMock({ seed: 'test' }).app, 'GET', `/v1/topics${query}`)
+  request(createMock({ apiGeneration: '2024-10', seed: 'test' }).app, 'GET', `/v1/topics${query}`)
 
 test('answers 200 with page 0, pageSize 10 and the first ten topics when no parameter is given', async () => {
   const res = await listTopics()
@@ -57,7 +57,7 @@ test('scopes every topic to the caller environment and organization', async () =
 })
 
 test('returns topics in insertion order, page after page', async () => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const pages = await Promise.all(
     [0, 1, 2].map((page) => request(app, 'GET', `/v1/topics?page=${page}&pageSize=10`))
   )

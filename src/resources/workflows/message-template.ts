@@ -1,9 +1,8 @@
-import { badRequest } from '../../errors.js'
+import { badRequest, CommandValidationError, type FieldViolation } from '../../errors.js'
 import { isEnum } from '../../http/rules.js'
 import { castString, castVariables, defined, isObj, ownedDocument } from './document-cast.js'
 import { sanitizeContent } from './sanitize.js'
-import type { WorkflowContext } from './workflow-builder.js'
-import { STEP_TYPES, type MessageTemplate } from './workflows.types.js'
+import { STEP_TYPES, type MessageTemplate, type WorkflowContext } from './workflows.types.js'
 
 type Obj = Record<string, unknown>
 
@@ -17,18 +16,24 @@ const stringField = (template: Obj, field: string) => {
 /** Upstream's CreateMessageTemplateCommand checks, in its property order. */
 export function checkTemplate(template: Obj) {
   const { type, cta } = template
-  const problems = [
+  const violations: FieldViolation[] = []
+  const violation = (property: string, messages: (string | undefined)[]) => {
+    const found = messages.filter((m): m is string => m !== undefined)
+    if (found.length) violations.push({ property, messages: found, value: template[property] })
+  }
+  violation('type', [
     type === undefined || type === null ? 'type should not be null or undefined' : undefined,
     isEnum(STEP_TYPES)(type, 'type'),
+  ])
+  violation('cta', [
     cta !== undefined && cta !== null && typeof cta !== 'object'
       ? 'nested property cta must be either object or array'
       : undefined,
-    stringField(template, 'feedId'),
-    stringField(template, 'layoutId'),
-    stringField(template, 'preheader'),
-    stringField(template, 'senderName'),
-  ].filter((m): m is string => m !== undefined)
-  if (problems.length) throw badRequest(problems)
+  ])
+  for (const property of ['feedId', 'layoutId', 'preheader', 'senderName'])
+    violation(property, [stringField(template, property)])
+  if (violations.length)
+    throw new CommandValidationError('CreateMessageTemplateCommand', violations)
   if (isObj(cta) && cta.action === '') throw badRequest('Please provide a valid CTA action')
 }
 

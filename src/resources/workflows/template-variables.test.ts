@@ -9,7 +9,7 @@ type Variable = { name: string; type: string; _id?: string }
 
 /** Creates a workflow from the given steps and answers its trigger, variable ids removed. */
 async function triggerOf(steps: Obj[]) {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'POST', '/v1/workflows', {
     body: { name: 'Variables', notificationGroupId: GENERAL, steps },
   })
@@ -211,7 +211,7 @@ test.each([
 test.each(['Hello {{name', '{{#if flag}}never closed', '{{/if}}', '{{null}}'])(
   'answers 400 "Failed to extract variables" to the template %j',
   async (content) => {
-    const { app } = createMock({ seed: 'test' })
+    const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
     const res = await request(app, 'POST', '/v1/workflows', {
       body: { name: 'Broken', notificationGroupId: GENERAL, steps: [inApp(content)] },
     })
@@ -272,7 +272,7 @@ test.each([
     template: { type: 'email', subject: 7, content: [{ type: 'text', content: 'x' }] },
   },
 ])('answers 400 "Failed to extract variables" to $label', async ({ template }) => {
-  const { app } = createMock({ seed: 'test' })
+  const { app } = createMock({ apiGeneration: '2024-10', seed: 'test' })
   const res = await request(app, 'POST', '/v1/workflows', {
     body: { name: 'Broken', notificationGroupId: GENERAL, steps: [step(template)] },
   })

@@ -1,7 +1,4 @@
-import slugify from 'slugify'
-import { badRequest, httpError, InternalError } from '../../errors.js'
-import { isMongoId } from '../../http/rules.js'
-import type { Rng } from '../../tenancy/prng.js'
+import { badRequest, CommandValidationError, httpError, InternalError } from '../../errors.js'
 import { extractTriggerVariables } from './template-variables.js'
 import {
   castBoolean,
@@ -13,27 +10,12 @@ import {
   ownedDocument,
 } from './document-cast.js'
 import { buildTemplate, checkTemplate } from './message-template.js'
-import type {
-  MessageTemplate,
-  PreferenceSettings,
-  Workflow,
-  WorkflowStep,
-} from './workflows.types.js'
+import { limitErrors } from './workflows.generations.js'
+import type { MessageTemplate, Workflow, WorkflowContext, WorkflowStep } from './workflows.types.js'
+
+export type { WorkflowContext }
 
 type Obj = Record<string, unknown>
-
-/** What building a workflow needs from its environment. */
-export interface WorkflowContext {
-  _environmentId: string
-  _organizationId: string
-  _userId: string
-  _layoutId: string
-  newId: () => string
-  rng: Rng
-  identifierTaken: (identifier: string) => boolean
-  /** The blueprint path: the environment's group of that name, created when missing. */
-  groupNamed?: (name: string) => string
-}
 
 export interface WorkflowInput {
   name: string
@@ -49,25 +31,19 @@ export interface WorkflowInput {
   blueprintId?: unknown
 }
 
-const CHANNELS = ['email', 'sms', 'in_app', 'chat', 'push'] as const
-const SHORTID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-'
-
-function shortId(rng: Rng): string {
-  let out = ''
-  for (let i = 0; i < 9; i++) out += SHORTID_ALPHABET[Math.floor(rng() * 64)]
-  return out
-}
-
-/** Upstream slugifies the name and, on a collision, appends one shortid (never a 409). */
+/** The trigger identifier: the generation's slug of the name, made unique in the environment. */
 export function triggerIdentifier(name: string, ctx: WorkflowContext): string {
-  const slug = slugify(name, { lower: true, strict: true })
-  return ctx.identifierTaken(slug) ? `${slug}-${shortId(ctx.rng)}` : slug
+  const rules = ctx.generation.identifiers
+  const identifier = rules.unique(rules.slug(name, ctx.rng), ctx.identifierTaken, ctx.rng)
+  if (identifier === undefined) throw limitErrors.identifier(name)
+  return identifier
 }
 
-function preferenceSettings(sent: unknown): PreferenceSettings {
+function preferenceSettings(ctx: WorkflowContext, sent: unknown): Record<string, boolean> {
   const given = isObj(sent) ? sent : {}
-  const out = {} as PreferenceSettings
-  for (const channel of CHANNELS) out[channel] = castBoolean(given[channel]) ?? true
+  const out: Record<string, boolean> = {}
+  for (const channel of ctx.generation.workflows.preferenceChannels)
+    out[channel] = castBoolean(given[channel]) ?? true
   return out
 }
 
@@ -106,11 +82,27 @@ function checkVariantTemplates(step: Obj) {
 }
 
 /**
- * Upstream's checks, in the order its use case meets them: variant conditions, the first
- * step's template, the trigger variables of every step, then the remaining templates.
+ * Upstream's checks, in the order its use case meets them. 2024-10: variant conditions, the
+ * first step's template, the trigger variables of every step, then the remaining templates.
+ * Since 2025 the step limit and variant conditions come first, every template is created
+ * before the variables are read.
  */
-function checkSteps(steps: Obj[]) {
+function checkSteps(ctx: WorkflowContext, steps: Obj[]) {
+  const rules = ctx.generation.workflows
+  if (rules.maxSteps !== undefined && steps.length > rules.maxSteps)
+    throw limitErrors.steps(rules.maxSteps, steps.length)
   checkVariantConditions(steps)
+  if (rules.limitsWorkflows && ctx.maxWorkflows > 0) {
+    const count = ctx.workflowCount()
+    if (count >= ctx.maxWorkflows) throw limitErrors.workflows(count, ctx.maxWorkflows)
+  }
+  if (rules.createOrder === 'templates-then-variables') {
+    steps.forEach((step) => {
+      checkStep(step)
+      checkVariantTemplates(step)
+    })
+    return extractTriggerVariables(steps)
+  }
   if (steps[0]) checkStep(steps[0])
   const variables = extractTriggerVariables(steps)
   steps.forEach((step, index) => {
@@ -183,15 +175,21 @@ function applyBlueprint(ctx: WorkflowContext, input: WorkflowInput): WorkflowInp
 }
 
 /**
- * Builds a workflow document the way upstream's create use case does. Throws upstream's 400s
- * (and 404 on the blueprint path); nothing is stored here.
+ * Builds a workflow document the way upstream's create use case does, in the environment's
+ * generation. Throws upstream's errors; stores nothing (create-workflow.ts applies it).
  */
-export function buildWorkflow(ctx: WorkflowContext, sent: WorkflowInput, now: string): Workflow {
-  const groupProblem = isMongoId(sent.notificationGroupId, 'notificationGroupId')
-  if (groupProblem) throw badRequest([groupProblem])
+export function buildWorkflow(
+  ctx: WorkflowContext,
+  sent: WorkflowInput,
+  now: string,
+  origin = ctx.generation.workflows.origin('/v1/workflows')
+): Workflow {
+  const rules = ctx.generation.workflows
+  const violations = rules.createViolations(sent)
+  if (violations.length) throw new CommandValidationError(rules.createCommand, violations)
   const input = applyBlueprint(ctx, sent)
   const steps = input.steps.map((s) => (isObj(s) ? s : {}))
-  const extracted = checkSteps(steps)
+  const extracted = checkSteps(ctx, steps)
   const identifier = triggerIdentifier(input.name, ctx)
   const builtSteps = buildSteps(ctx, steps, now)
   const active = input.active === true
@@ -200,6 +198,7 @@ export function buildWorkflow(ctx: WorkflowContext, sent: WorkflowInput, now: st
     type: v.type,
     _id: ctx.newId(),
   })
+  const preferences = preferenceSettings(ctx, input.preferenceSettings)
   return {
     _id: ctx.newId(),
     name: input.name,
@@ -230,10 +229,11 @@ export function buildWorkflow(ctx: WorkflowContext, sent: WorkflowInput, now: st
       },
     ],
     steps: builtSteps,
-    preferenceSettings: preferenceSettings(input.preferenceSettings),
+    preferenceSettings: preferences as unknown as Workflow['preferenceSettings'],
     ...(input.data ? { data: input.data } : {}),
     ...(input.blueprintId !== undefined ? { blueprintId: input.blueprintId } : {}),
-    origin: 'novu-cloud',
+    origin,
+    ...rules.extraFields(input, preferences),
     ...ownedDocument(ctx, now),
   }
 }

@@ -5,21 +5,30 @@ import type { Workflow, WorkflowStep } from './workflows.types.js'
  * A workflow read as one document (create, status, get): Mongoose adds the `id` virtual to the
  * workflow, its steps and their populated templates. `notificationGroup` is not populated.
  */
-export function renderWorkflow(workflow: Workflow): Record<string, unknown> {
+export function renderWorkflow(
+  workflow: Workflow,
+  { variantTemplates = true }: { variantTemplates?: boolean } = {}
+): Record<string, unknown> {
   // A bare spread, then assignments (which keep a key where it was, or append it): V8 copies
   // `{ ...o }` alone four times faster than a literal that mixes a spread with other keys.
   const out: Record<string, unknown> = { ...workflow }
-  out.steps = workflow.steps.map(renderStep)
+  out.steps = workflow.steps.map((step) => renderStep(step, variantTemplates))
   out.id = workflow._id
   return out
 }
 
-function renderStep(step: WorkflowStep): Record<string, unknown> {
+/** A step with its template populated; a variant's template only where the read populates it. */
+function renderStep(step: WorkflowStep, variantTemplates: boolean, populate = true) {
   const out: Record<string, unknown> = { ...step }
-  if (Array.isArray(step.variants)) out.variants = (step.variants as WorkflowStep[]).map(renderStep)
-  const template: Record<string, unknown> = { ...step.template }
-  template.id = step.template._id
-  out.template = template
+  if (Array.isArray(step.variants))
+    out.variants = (step.variants as WorkflowStep[]).map((variant) =>
+      renderStep(variant, variantTemplates, variantTemplates)
+    )
+  if (populate) {
+    const template: Record<string, unknown> = { ...step.template }
+    template.id = step.template._id
+    out.template = template
+  } else delete out.template
   out.id = step._id
   return out
 }

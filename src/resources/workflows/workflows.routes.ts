@@ -1,10 +1,9 @@
-import { badRequest, InternalError, notFound } from '../../errors.js'
-import { MAX_DOCUMENT_DEPTH, nestingDepth } from './document-cast.js'
+import { badRequest, CommandValidationError, InternalError, notFound } from '../../errors.js'
 import { isMongoId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
-import { buildWorkflow } from './workflow-builder.js'
+import { createWorkflow } from './create-workflow.js'
 import { renderListItem, renderWorkflow } from './workflows.render.js'
 import {
   CreateWorkflowBodySchema,
@@ -29,10 +28,15 @@ function listWorkflows(env: Environment, query: string | undefined) {
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
 }
 
-/** Upstream accepts the canonical 24-hex id or, failing that, a trigger identifier. */
+/**
+ * Upstream accepts the canonical 24-hex id or, failing that, a trigger identifier; the lookup
+ * by identifier populates the steps' templates but not their variants'.
+ */
 function findWorkflow(env: Environment, idOrIdentifier: string) {
-  if (/^[0-9a-f]{24}$/.test(idOrIdentifier)) return env.workflows.get(idOrIdentifier)
-  return env.workflows.live().find((w) => w.triggers[0]?.identifier === idOrIdentifier)
+  if (/^[0-9a-f]{24}$/.test(idOrIdentifier))
+    return { workflow: env.workflows.get(idOrIdentifier), variantTemplates: true }
+  const workflow = env.workflows.live().find((w) => w.triggers[0]?.identifier === idOrIdentifier)
+  return { workflow, variantTemplates: false }
 }
 
 /**
@@ -79,9 +83,9 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
         404: { description: 'Template with id <id> not found' },
       },
       handler(c, { env, params }) {
-        const workflow = findWorkflow(env, params.workflowId)
-        if (!workflow) throw notFound(`Template with id ${params.workflowId} not found`)
-        return json(c, 200, { data: renderWorkflow(workflow) })
+        const { workflow, variantTemplates } = findWorkflow(env, params.workflowId)
+        if (!workflow) throw env.generation.workflows.notFoundById(params.workflowId)
+        return json(c, 200, { data: renderWorkflow(workflow, { variantTemplates }) })
       },
     }),
     defineRoute({
@@ -94,15 +98,11 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       body: CreateWorkflowBodySchema,
       responses: {
         201: { description: 'The created workflow', schema: WorkflowEnvelopeSchema },
-        400: { description: 'Validation failed' },
+        400: { description: 'A template check or a limit failed (2026-08: 422 for validation)' },
         401: { description: 'Production keys may not write workflows' },
       },
       handler(c, { env, body }) {
-        const workflow = buildWorkflow(env.workflowContext(), body, env.now())
-        // MongoDB refuses to store documents nested deeper than 100 levels: upstream answers 500.
-        if (nestingDepth(workflow, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH)
-          throw new InternalError('BSON document nesting is deeper than 100 levels')
-        env.workflows.add(workflow)
+        const workflow = createWorkflow(env, body, prefix)
         return json(c, 201, { data: renderWorkflow(workflow) })
       },
     }),
@@ -123,12 +123,16 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       handler(c, { env, params, body }) {
         // The command names the id templateId, whatever the route calls it.
         const idProblem = isMongoId(params.workflowId, 'templateId')
-        if (idProblem) throw badRequest([idProblem])
+        if (idProblem)
+          throw new CommandValidationError('ChangeTemplateActiveStatusCommand', [
+            { property: 'templateId', messages: [idProblem], value: params.workflowId },
+          ])
         const workflow = env.workflows.get(params.workflowId.toLowerCase())
         if (!workflow) throw notFound(`Template with id ${params.workflowId} not found`)
         if (workflow.active === body.active)
           throw badRequest('You must provide a different status from the current status')
-        env.workflows.setStatus(workflow, body.active, env.now())
+        const status = env.generation.workflows.statusFor(body.active)
+        env.workflows.setStatus(workflow, body.active, env.now(), status)
         return json(c, 200, { data: renderWorkflow(workflow) })
       },
     }),

@@ -30,10 +30,13 @@ export function createWorkflowStore(initial: Workflow[]) {
       return workflow && !workflow.deleted ? workflow : undefined
     },
     hasIdentifier: (identifier: string) => identifiers.has(identifier),
+    /** Live workflows, counted from the identifier index (every live workflow has one). */
+    liveCount: () => [...identifiers.values()].reduce((sum, n) => sum + n, 0),
     live: () => [...byId.values()].filter((w) => !w.deleted),
-    setStatus(workflow: Workflow, active: boolean, at: string) {
+    setStatus(workflow: Workflow, active: boolean, at: string, status?: string) {
       workflow.active = active
       workflow.draft = !active
+      if (status !== undefined) workflow.status = status
       workflow.updatedAt = at
       return workflow
     },

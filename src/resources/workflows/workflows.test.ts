@@ -17,7 +17,7 @@ const PREFIXES = ['/v1/workflows', '/v1/notification-templates']
 const SEEDED_WORKFLOWS = 8
 const SHORTID = /^[A-Za-z0-9_-]{7,14}$/
 
-const mock = () => createMock({ seed: 'test' }).app
+const mock = () => createMock({ apiGeneration: '2024-10', seed: 'test' }).app
 
 type Obj = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 

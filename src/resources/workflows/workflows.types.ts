@@ -1,3 +1,6 @@
+import type { Generation } from '../../generations/generation.js'
+import type { Rng } from '../../tenancy/prng.js'
+
 export const STEP_TYPES = [
   'in_app',
   'email',
@@ -37,13 +40,8 @@ export interface WorkflowStep {
   [field: string]: unknown
 }
 
-export interface PreferenceSettings {
-  email: boolean
-  sms: boolean
-  in_app: boolean
-  chat: boolean
-  push: boolean
-}
+/** One flag per channel: five in the 2024-10 generation, six (with `tool`) since. */
+export type PreferenceSettings = Record<string, boolean>
 
 export interface Workflow {
   _id: string
@@ -67,4 +65,22 @@ export interface Workflow {
   updatedAt: string
   __v: number
   [field: string]: unknown
+}
+
+/** What building a workflow needs from its environment. */
+export interface WorkflowContext {
+  _environmentId: string
+  _organizationId: string
+  _userId: string
+  _layoutId: string
+  generation: Generation
+  /** Workflows the environment may hold where its generation limits them; 0: no limit. */
+  maxWorkflows: number
+  newId: () => string
+  rng: Rng
+  identifierTaken: (identifier: string) => boolean
+  /** The live workflows the environment holds, for upstream's workflow limit. */
+  workflowCount: () => number
+  /** The blueprint path: the environment's group of that name, created when missing. */
+  groupNamed?: (name: string) => string
 }

@@ -1,0 +1,40 @@
+import { bareHttpError, objectError, REASON } from '../errors.js'
+import { filter2024, filter2026 } from './error-filters.js'
+import { identifiers2024, identifiers2026 } from './slugs.js'
+import { topics2024, topics2026 } from '../resources/topics/topics.generations.js'
+import { workflows2024, workflows2026 } from '../resources/workflows/workflows.generations.js'
+import { messages2024, messages2026 } from '../resources/messages/messages.generations.js'
+import type { Generation, GenerationName } from './generation.js'
+
+export * from './generation.js'
+
+const MB = 1024 * 1024
+
+const GENERATIONS: Record<GenerationName, Generation> = {
+  '2026-08': {
+    name: '2026-08',
+    description: 'Novu Cloud and self-hosted releases since spring 2025 (upstream 3.19.0)',
+    errors: filter2026,
+    largeBodyLimit: 26 * MB,
+    payloadTooLarge: () => bareHttpError(413),
+    identifiers: identifiers2026,
+    topics: topics2026,
+    workflows: workflows2026,
+    messages: messages2026,
+  },
+  '2024-10': {
+    name: '2024-10',
+    description: 'self-hosted Novu v2.0.x (source of October 2024)',
+    errors: filter2024,
+    largeBodyLimit: 20 * MB,
+    // Upstream answers 500 here (body-parser's error is no HttpException): see the README.
+    payloadTooLarge: () =>
+      objectError(413, { message: 'request entity too large', error: REASON[413] as string }),
+    identifiers: identifiers2024,
+    topics: topics2024,
+    workflows: workflows2024,
+    messages: messages2024,
+  },
+}
+
+export const generationNamed = (name: GenerationName): Generation => GENERATIONS[name]

@@ -1,0 +1,41 @@
+import legacySlugify from 'slugify'
+import slugify from '@sindresorhus/slugify'
+import type { Rng } from '../tenancy/prng.js'
+
+const pick = (alphabet: string, length: number, rng: Rng) => {
+  let out = ''
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(rng() * alphabet.length)]
+  return out
+}
+
+const SHORTID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-'
+const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+/** How a generation turns a workflow name into its trigger identifier. */
+export interface IdentifierRules {
+  /** The identifier the name slugs to, before any collision suffix. */
+  slug(name: string, rng: Rng): string
+  /** A free identifier for the slug, or undefined when upstream gives up (its 400). */
+  unique(slug: string, taken: (identifier: string) => boolean, rng: Rng): string | undefined
+}
+
+/** 2024-10: the `slugify` package, strict and lower case; one shortid appended on a collision. */
+export const identifiers2024: IdentifierRules = {
+  slug: (name) => legacySlugify(name, { lower: true, strict: true }),
+  unique: (slug, taken, rng) => (taken(slug) ? `${slug}-${pick(SHORTID_ALPHABET, 9, rng)}` : slug),
+}
+
+/**
+ * Since late 2024: upstream's own slugify, a port of @sindresorhus/slugify (decamelised,
+ * transliterated, `&` as "and"); an empty slug becomes a random id; three tries in all.
+ */
+export const identifiers2026: IdentifierRules = {
+  slug: (name, rng) => slugify(name) || pick(LOWER_ALPHANUMERIC, 8, rng),
+  unique(slug, taken, rng) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const candidate = attempt === 0 ? slug : `${slug}-${pick(LOWER_ALPHANUMERIC, 8, rng)}`
+      if (!taken(candidate)) return candidate
+    }
+    return undefined
+  },
+}

@@ -1,0 +1,19 @@
+import { InternalError } from '../../errors.js'
+import type { Environment } from '../../tenancy/environment.js'
+import { MAX_DOCUMENT_DEPTH, nestingDepth } from './document-cast.js'
+import { buildWorkflow, type WorkflowInput } from './workflow-builder.js'
+import type { Workflow } from './workflows.types.js'
+
+/**
+ * POST /v1/workflows as one use case: check and build the document (nothing is touched while
+ * either can fail), then apply its side effects in one step. A refused create changes nothing,
+ * except the group the blueprint path creates first, as upstream does.
+ */
+export function createWorkflow(env: Environment, input: WorkflowInput, prefix: string): Workflow {
+  const origin = env.generation.workflows.origin(prefix)
+  const workflow = buildWorkflow(env.workflowContext(), input, env.now(), origin)
+  // MongoDB refuses to store documents nested deeper than 100 levels: upstream answers 500.
+  if (nestingDepth(workflow, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH)
+    throw new InternalError('BSON document nesting is deeper than 100 levels')
+  return env.workflows.add(workflow)
+}
