@@ -53,8 +53,17 @@ export const filter2024: ErrorFilter = {
  */
 export const filter2026: ErrorFilter = {
   render(error, path, timestamp) {
-    if (error instanceof RequestValidationError) {
-      const errors = { general: { messages: error.messages, value: 'No Value Recorded' } }
+    // Upstream's filter takes any exception whose message is an array for the pipe's.
+    const pipeMessages =
+      error instanceof RequestValidationError
+        ? error.messages
+        : error instanceof ApiError &&
+            typeof error.response !== 'string' &&
+            Array.isArray(error.response.message)
+          ? (error.response.message as string[])
+          : undefined
+    if (pipeMessages) {
+      const errors = { general: { messages: pipeMessages, value: 'No Value Recorded' } }
       const base = { statusCode: 422, timestamp, path, message: 'Validation Error', ctx: {} }
       return { status: 422, body: { ...base, errors } }
     }
@@ -68,6 +77,7 @@ export const filter2026: ErrorFilter = {
       )
       return { status: 422, body: { statusCode: 422, timestamp, path, message, ctx: {}, errors } }
     }
+    if (!(error instanceof ApiError)) throw error
     const { status, response } = error
     if (error instanceof ThrottledError) {
       const body = { statusCode: status, timestamp, path, message: error.message, ctx: {} }
