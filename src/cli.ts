@@ -15,7 +15,7 @@ function banner(mock: RunningMock): string {
   )
   return [
     `novu-mock ${VERSION} listening on ${mock.url}`,
-    `answering as Novu ${mock.state.generation().name} (${mock.state.generation().description}; --api-generation to change)`,
+    `answering as Novu ${mock.state.generation().name}: ${mock.state.generation().description} (--api-generation to change)`,
     `scenario "${scenario.name}", seed ${environments.source.seed}; every ApiKey gets its own environment`,
     'Routes (also under /v1/notification-templates for the workflow ones):',
     ...routes,
