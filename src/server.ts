@@ -31,7 +31,11 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     const s = serve({ fetch: mock.app.fetch, hostname: host, port }, () => resolve(s))
     s.once('error', reject)
   })
-  hardenServer(server as Server, () => mock.state.now(), () => mock.state.generation())
+  hardenServer(
+    server as Server,
+    () => mock.state.now(),
+    () => mock.state.generation()
+  )
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined

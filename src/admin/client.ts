@@ -1,5 +1,7 @@
 import type { JournalEntry, JournalFilter } from '../journal/journal.js'
 
+const utf8 = (text: string) => new TextEncoder().encode(text)
+
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 
 export interface AdminClientOptions {
@@ -44,7 +46,9 @@ export function createAdminClient(options: AdminClientOptions) {
   const send = options.fetch ?? ((input, init) => fetch(input, init))
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {}
-    if (options.token) headers.authorization = `Bearer ${options.token}`
+    // As its UTF-8 bytes, one character each: fetch refuses characters beyond latin1 in headers.
+    if (options.token)
+      headers.authorization = `Bearer ${String.fromCharCode(...utf8(options.token))}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     const res = await send(`${options.baseUrl}/__admin${path}`, {
       method,

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { sentTarget } from './request-target.js'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
@@ -19,6 +20,8 @@ export function jsonText(c: Context, status: ContentfulStatusCode, text: string)
 
 /** The request URL as upstream echoes it in `path`: path plus query string. */
 export function originalUrl(c: Context): string {
+  const sent = sentTarget(c.env?.incoming)
+  if (sent !== undefined) return sent
   const url = c.req.url
   const start = url.indexOf('/', url.indexOf('//') + 2)
   return start === -1 ? '/' : url.slice(start)
