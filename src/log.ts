@@ -26,9 +26,3 @@ export function createLogger(
     },
   }
 }
-
-/** An API key as logs may show it: enough to tell keys apart, never the whole secret. */
-export function redactKey(key: string): string {
-  if (key.length <= 8) return `${key.slice(0, 2)}…`
-  return `${key.slice(0, 4)}…${key.slice(-2)}`
-}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PathPatternSchema } from '../http/path-pattern.schema.js'
 import { isPlainObject, jsonDoc, lazyDoc, relay, variant } from './schema-tools.js'
 
 /** Longest delay or hang a rule can cause: long enough for any timeout test, short enough to end. */
@@ -165,10 +166,7 @@ export const MatchSchema = z.strictObject({
   method: variant<string | string[]>([MethodSchema, z.array(MethodSchema)], (value) =>
     Array.isArray(value) ? z.array(MethodSchema).min(1) : MethodSchema
   ).optional(),
-  path: z
-    .string()
-    .max(2048)
-    .regex(/^(\/|\*)/, 'must start with "/" (or be "*")')
+  path: PathPatternSchema.regex(/^(\/|\*)/, 'must start with "/" (or be "*")')
     .regex(/^[^?#]*$/, 'must not hold a query string: use match.query')
     .optional()
     .meta({

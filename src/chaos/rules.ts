@@ -1,6 +1,7 @@
 import { pathMatcher } from '../http/path-pattern.js'
 import type { Rng } from '../tenancy/prng.js'
 import { sampleDelay } from './delays.js'
+import { createRuleIndex, patternKey } from './rule-index.js'
 import { RuleSchema, type Outcome, type Rule } from './rules.schemas.js'
 
 /** What the rule set needs to know about a request; Hono's `c.req` fits. */
@@ -35,7 +36,9 @@ interface LiveRule {
   id: string
   source: RuleSource
   rule: Rule
+  seq: number
   methods?: ReadonlySet<string>
+  pathKey?: string
   path?: (path: string) => boolean
   apiKey?: string
   query?: [string, string][]
@@ -57,7 +60,10 @@ export function parseRule(input: unknown): Rule {
   )
 }
 
-// Compiled once per rule, so a request that no rule matches costs a Set lookup or a regex test per rule.
+let lastSeq = 0
+
+// Compiled once per rule, and filed in the index: a request looks only at the rules filed under
+// its method and first segments, and runs their compiled path matchers.
 function compile(id: string, source: RuleSource, rule: Rule): LiveRule {
   const { method, path, apiKey, query } = rule.match
   const methods = method === undefined ? undefined : [method].flat().map((m) => m.toUpperCase())
@@ -65,7 +71,9 @@ function compile(id: string, source: RuleSource, rule: Rule): LiveRule {
     id,
     source,
     rule: { ...rule, id },
+    seq: ++lastSeq,
     methods: methods && new Set(methods),
+    pathKey: patternKey(path),
     path: path === undefined ? undefined : pathMatcher(path),
     apiKey,
     query: query && Object.entries(query),
@@ -81,9 +89,9 @@ function apiKeyOf(req: RequestFacts): string | undefined {
   return header?.startsWith('ApiKey ') ? header.slice(7) : undefined
 }
 
-function matches(live: LiveRule, req: RequestFacts, path: () => string): boolean {
-  if (live.methods && !live.methods.has(req.method)) return false
-  if (live.path && !live.path(path())) return false
+/** The rest of the match, for a rule the index found under the request's method and path. */
+function matches(live: LiveRule, req: RequestFacts, path: string): boolean {
+  if (live.path && !live.path(path)) return false
   if (live.apiKey !== undefined && apiKeyOf(req) !== live.apiKey) return false
   return !live.query || live.query.every(([name, value]) => req.query(name) === value)
 }
@@ -117,7 +125,18 @@ export type RuleView = ReturnType<typeof view>
 export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRules: number }) {
   let rng = initialRng
   let rules: LiveRule[] = []
+  const index = createRuleIndex<LiveRule>()
   let lastId = 0
+
+  function keep(live: LiveRule) {
+    rules.push(live)
+    index.add(live)
+  }
+
+  function drop(live: LiveRule) {
+    rules.splice(rules.indexOf(live), 1)
+    index.remove(live)
+  }
 
   /** The next rule-N that no rule has and no rule about to be added claims. */
   function freshId(claimed: ReadonlySet<string> = new Set()): string {
@@ -139,13 +158,13 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
       ])
   }
 
-  function fire(live: LiveRule, index: number): Decision {
+  function fire(live: LiveRule): Decision {
     const { delay, fault, sequence } = live.rule
     live.fired++
     const outcome = sequence ? sequence[live.step++] : fault
     const delayMs = delay === undefined ? 0 : sampleDelay(delay, rng)
     if (live.timesLeft !== undefined) live.timesLeft--
-    if (live.timesLeft === 0 || (sequence && live.step >= sequence.length)) rules.splice(index, 1)
+    if (live.timesLeft === 0 || (sequence && live.step >= sequence.length)) drop(live)
     return { ruleId: live.id, delayMs, ...(outcome ? { outcome } : {}) }
   }
 
@@ -164,17 +183,19 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
       const rule = parseRule(input)
       checkRoom(rule, new Set(rules.map((r) => r.id)), rules.length)
       const live = compile(rule.id ?? freshId(), source, rule)
-      rules.push(live)
+      keep(live)
       return view(live)
     },
     remove(id: string): RuleView | undefined {
-      const index = rules.findIndex((r) => r.id === id)
-      if (index === -1) return undefined
-      return view(rules.splice(index, 1)[0] as LiveRule)
+      const live = rules.find((r) => r.id === id)
+      if (!live) return undefined
+      drop(live)
+      return view(live)
     },
     clear(): number {
       const count = rules.length
       rules = []
+      index.clear()
       return count
     },
     /**
@@ -196,28 +217,30 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
         if (rule.id !== undefined) taken.add(rule.id)
       })
       rules = []
+      index.clear()
       lastId = 0
       // A reset starts the fault sequence over, as a fresh process with the same seed would.
       if (reseeded) rng = reseeded
-      for (const rule of parsed) rules.push(compile(rule.id ?? freshId(taken), 'scenario', rule))
+      for (const rule of parsed) keep(compile(rule.id ?? freshId(taken), 'scenario', rule))
     },
     /** The hot path: the newest matching rule, its counters moved on; undefined when none fires. */
     decide(req: RequestFacts): Decision | undefined {
-      let path: string | undefined
-      const pathOf = () => (path ??= req.path)
-      for (let i = rules.length - 1; i >= 0; i--) {
-        const live = rules[i] as LiveRule
-        if (!matches(live, req, pathOf)) continue
+      if (rules.length === 0) return undefined
+      const path = req.path
+      let decision: Decision | undefined
+      index.visitNewestFirst(req.method, path, (live) => {
+        if (!matches(live, req, path)) return false
         live.matched++
         const { after = 0, probability } = live.rule
         // A rule that lets this call through (not yet past `after`, or its draw missed) leaves
         // it to the older rules, so "10% 503, else 3% reset, else latency" composes.
-        if (live.matched <= after) continue
+        if (live.matched <= after) return false
         // A certain rule draws nothing, so adding one does not shift the other rules' draws.
-        if (probability !== undefined && probability < 1 && !(rng() < probability)) continue
-        return fire(live, i)
-      }
-      return undefined
+        if (probability !== undefined && probability < 1 && !(rng() < probability)) return false
+        decision = fire(live)
+        return true
+      })
+      return decision
     },
   }
 }

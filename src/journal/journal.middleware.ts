@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getQueryParams } from 'hono/utils/url'
 import type { AppEnv } from '../app-env.js'
-import { redactKey } from '../log.js'
+import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { JournalEntry } from './journal.js'
@@ -10,18 +10,12 @@ export const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
 const MAX_HEADERS = 50
 
-function redactAuthorization(value: string): string {
-  const space = value.indexOf(' ')
-  if (space === -1) return redactKey(value)
-  return `${value.slice(0, space)} ${redactKey(value.slice(space + 1))}`
-}
-
 function recordHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
   let count = 0
   headers.forEach((value, name) => {
     if (count++ >= MAX_HEADERS) return
-    const shown = name === 'authorization' ? redactAuthorization(value) : value
+    const shown = redactHeader(name, value)
     out[name] = shown.length > MAX_HEADER_VALUE ? `${shown.slice(0, MAX_HEADER_VALUE)}…` : shown
   })
   return out
@@ -47,10 +41,12 @@ function headerSource(c: Context<AppEnv>): string[] | Record<string, string> {
   return raw ?? recordHeaders(c.req.raw.headers)
 }
 
-function recordQuery(url: string): Record<string, string | string[]> {
+function recordQuery(url: string, path: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {}
-  for (const [name, values] of Object.entries(getQueryParams(url) as Record<string, string[]>))
+  for (const [name, all] of Object.entries(getQueryParams(url) as Record<string, string[]>)) {
+    const values = isSecretParam(name, path) ? all.map(redactKey) : all
     out[name] = values.length > 1 ? values.slice(0, 20) : (values[0] ?? '')
+  }
   return out
 }
 
@@ -111,7 +107,7 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
         at: new Date(at).toISOString(),
         method,
         path,
-        query: recordQuery(url),
+        query: recordQuery(url, path),
         headers: Array.isArray(headers) ? recordHeaders(headersFromRaw(headers)) : headers,
         ...(body !== undefined ? { body } : {}),
         ...(truncated ? { bodyTruncated: true } : {}),

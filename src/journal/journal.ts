@@ -71,6 +71,7 @@ export function createJournal(capacity: number) {
   let total = 0
   let nextId = 1
 
+  // The filter is compiled once per query (its path pattern above all), then run on each entry.
   function select(filter: JournalFilter): Slot[] {
     const method = filter.method?.toUpperCase()
     const path = filter.path ? pathMatcher(filter.path) : undefined
@@ -93,6 +94,13 @@ export function createJournal(capacity: number) {
     return out
   }
 
+  /** The entries `list` gives, and how many matched before `limit`: one pass, one compiled filter. */
+  function search(filter: JournalFilter = {}): { data: JournalEntry[]; totalCount: number } {
+    const found = select(filter)
+    const kept = filter.limit !== undefined ? found.slice(0, filter.limit) : found
+    return { data: kept.map(entryOf), totalCount: found.length }
+  }
+
   return {
     capacity,
     /** Keeps an entry (or its builder) and returns its id. */
@@ -105,10 +113,8 @@ export function createJournal(capacity: number) {
       return id
     },
     /** Newest first. */
-    list(filter: JournalFilter = {}): JournalEntry[] {
-      const found = select(filter).map(entryOf)
-      return filter.limit !== undefined ? found.slice(0, filter.limit) : found
-    },
+    list: (filter: JournalFilter = {}): JournalEntry[] => search(filter).data,
+    search,
     count: (filter: JournalFilter = {}) => select(filter).length,
     size: () => Math.min(total, capacity),
     clear() {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PathPatternSchema } from '../http/path-pattern.schema.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
@@ -8,7 +9,7 @@ const tags = ['admin']
 
 export const JournalFilterSchema = z.object({
   method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
-  path: z.string().max(2048).optional().meta({
+  path: PathPatternSchema.optional().meta({
     description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
   }),
   status: z
@@ -75,13 +76,8 @@ export function requestRoutes(state: MockState): AnyRoute[] {
         },
       },
       handler(c, { query }) {
-        const filter = toFilter(query, true)
-        const data = state.journal.list(filter)
-        return json(c, 200, {
-          data,
-          totalCount: state.journal.count(filter),
-          capacity: state.journal.capacity,
-        })
+        const { data, totalCount } = state.journal.search(toFilter(query, true))
+        return json(c, 200, { data, totalCount, capacity: state.journal.capacity })
       },
     }),
     defineRoute({

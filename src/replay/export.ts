@@ -1,4 +1,5 @@
 import { Document } from 'yaml'
+import { isSecretHeader, isSecretParam } from '../http/redact.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { ADMIN_PREFIX } from './admin.js'
 import { HTTP_METHODS, type ReplayRequest, type ReplayScript, type ReplayStep } from './schema.js'
@@ -49,7 +50,8 @@ function bodyOf(raw: string): unknown {
 function headersOf(entry: JournalEntry): Record<string, string | null> | undefined {
   const kept: Record<string, string | null> = {}
   for (const [name, value] of Object.entries(entry.headers)) {
-    if (TRANSPORT_HEADERS.has(name)) continue
+    // The journal keeps secrets redacted: sent back as they are, they would only mislead.
+    if (TRANSPORT_HEADERS.has(name) || isSecretHeader(name)) continue
     // The runner sends JSON bodies with this content type already.
     if (name === 'content-type' && value.startsWith('application/json')) continue
     kept[name] = value
@@ -61,6 +63,14 @@ function headersOf(entry: JournalEntry): Record<string, string | null> | undefin
 
 function notesOf(entry: JournalEntry): string[] {
   const notes: string[] = []
+  const secrets = [
+    ...Object.keys(entry.query).filter((name) => isSecretParam(name, entry.path)),
+    ...Object.keys(entry.headers).filter(
+      (name) => name !== 'authorization' && isSecretHeader(name)
+    ),
+  ]
+  if (secrets.length)
+    notes.push(`the journal redacts secrets (${secrets.join(', ')}): put them back to replay this`)
   if (entry.bodyTruncated)
     notes.push('the journal kept only the start of the body, so it is left out: paste it in')
   if (entry.status === 0)
