@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { AppEnv } from './app-env.js'
 import { httpError } from './errors.js'
 import { jsonBody } from './http/body.js'
@@ -22,8 +22,9 @@ export function createApp(state: MockState): Hono<AppEnv> {
   app.use(`${ADMIN_PREFIX}/*`, adminAuth(state.options.adminToken))
   app.use('/v1/*', chaos(state))
   app.use(jsonBody((c) => generationOf(c, state)))
-  mountRoutes(app, adminRoutes(state), authenticate, state.generation)
-  mountRoutes(app, NOVU_ROUTES, authenticate, state.generation)
+  const generationFor = (c: Context<AppEnv>) => generationOf(c, state)
+  mountRoutes(app, adminRoutes(state), authenticate, generationFor)
+  mountRoutes(app, NOVU_ROUTES, authenticate, generationFor)
   // Express's own 404 for an unknown route or method: no auth runs first.
   app.notFound((c) =>
     renderError(c, state, httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`))

@@ -134,6 +134,7 @@ function errorSchemas(generation: Generation): Record<string, JsonSchema> {
 export function buildOpenApiDocument(routes: AnyRoute[], generation: Generation) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
+    if (route.existsIn && !route.existsIn(generation)) continue
     const path = openApiPath(route.path)
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = operation(route, generation)

@@ -3,7 +3,8 @@ import type { z } from 'zod'
 import type { AppEnv } from '../app-env.js'
 import type { Environment } from '../tenancy/environment.js'
 import { validate } from './validate.js'
-import { unauthorized } from '../errors.js'
+import { httpError, unauthorized } from '../errors.js'
+import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -26,6 +27,8 @@ export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknow
   tags: string[]
   /** apiKey: upstream's `Authorization: ApiKey` guard; admin: the control plane's token. */
   auth: 'apiKey' | 'admin'
+  /** Whether the generation's server has this route; where it has not, Express's 404 answers. */
+  existsIn?: (generation: Generation) => boolean
   /** Upstream's RootEnvironmentGuard: a Production key gets a 401 before any validation. */
   developmentOnly?: boolean
   params?: z.ZodType<P>
@@ -69,17 +72,20 @@ export function mountRoutes(
   app: Hono<AppEnv>,
   routes: AnyRoute[],
   authenticate: Authenticator,
-  activeGeneration: () => Generation
+  /** The generation a request answers in before its environment is known (the key's, else the mock's). */
+  generationOf: (c: Context<AppEnv>) => Generation
 ) {
   for (const spec of routes) {
     app.on(spec.method, spec.path, async (c) => {
+      if (spec.existsIn && !spec.existsIn(generationOf(c)))
+        throw httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)
       c.set('matched', true)
       let env = spec.auth === 'apiKey' ? authenticate(c) : (undefined as unknown as Environment)
       if (env instanceof Promise) env = await env
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')
       const admin = spec.auth === 'admin'
-      const generation = env ? env.generation : activeGeneration()
+      const generation = env ? env.generation : generationOf(c)
       const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
       const query = spec.query
         ? validate(resolveFor(spec.query, generation), readQuery(c, spec.numericQuery), admin)
