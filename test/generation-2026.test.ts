@@ -524,3 +524,11 @@ describe.each(['2026-08', '2024-10'] as const)('workflow lookup in %s', (apiGene
     expect(res.body.data.steps[0].variants[0].template).toMatchObject({ content: 'b' })
   })
 })
+
+test('chaos rules apply to /v2 paths too', async () => {
+  const { admin, app } = mock()
+  await admin.addRule({ match: { path: '/v2/*' }, fault: { status: 503 }, times: 1 })
+  const res = await request(app, 'GET', '/v2/anything')
+  expect(res.status).toBe(503)
+  expect(res.body).toMatchObject({ message: 'Service Unavailable', ctx: { statusCode: 503 } })
+})
