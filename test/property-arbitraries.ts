@@ -647,6 +647,124 @@ export const castWorkflowBody: fc.Arbitrary<string> = fc
     return toJson(updateAt(base, path, () => new Raw(value)))
   })
 
+// ---------------------------------------------------------------------------------------------
+// Templates that are deep, long or repetitive (issue #9): extraction and sanitising must answer
+// promptly whatever their size, inside the limits or past them.
+
+const templateName = fc.oneof(
+  fc.constantFrom('a', 'items', 'this', 'tenant.name', 'subscriber.email', '@index', '5'),
+  fc.integer({ min: 1, max: 5000 }).map((n) => 'n'.repeat(n))
+)
+
+/** Ways of wrapping a template in one more level. */
+const WRAPS: ((name: string, inner: string) => string)[] = [
+  (name, inner) => `{{#each ${name}}}${inner}{{/each}}`,
+  (name, inner) => `{{#with ${name}}}${inner}{{/with}}`,
+  (name, inner) => `{{#if ${name}}}${inner}{{else}}x{{/if}}`,
+  (name, inner) => `{{#unless ${name}}}${inner}{{/unless}}`,
+  (name, inner) => `{{#if ${name}}}x{{else if ${name}}}${inner}{{/if}}`,
+  (name, inner) => `{{^${name}}}${inner}{{/${name}}}`,
+  (name, inner) => `{{titlecase (lowercase ${name})}}${inner}`,
+]
+
+const deepTemplate = fc
+  .record({
+    depth: fc.integer({ min: 1, max: 160 }),
+    wraps: fc.array(fc.nat(WRAPS.length - 1), { minLength: 1, maxLength: 4 }),
+    name: templateName,
+    leaf: fc.constantFrom('{{x}}', '', '{{#if}}', '{{i18n "k" a=b}}'),
+  })
+  .map(({ depth, wraps, name, leaf }) => {
+    let text: string = leaf
+    for (let i = 0; i < depth; i++) text = WRAPS[wraps[i % wraps.length] ?? 0]!(name, text)
+    return text
+  })
+
+const SNIPPETS = [
+  '{{a}}',
+  '{{a b c}}',
+  '{{#if a}}x{{/if}}',
+  '{{! note }}',
+  '{{i18n "k" a=b}}',
+  '<p>{{x}}</p>\n',
+  '\n',
+  '\\{{a}}',
+  '{{{{raw}}}}{{x}}{{{{/raw}}}}',
+]
+
+const repetitiveTemplate = fc
+  .record({ snippet: fc.constantFrom(...SNIPPETS), times: fc.integer({ min: 1, max: 60_000 }) })
+  .map(({ snippet, times }) => snippet.repeat(times))
+
+const longTemplate = fc
+  .tuple(fc.integer({ min: 1, max: 1_500_000 }), fc.constantFrom('{{%}}', 'x%{{y}}', '{{a %}}'))
+  .map(([n, shape]) => shape.replace('%', 'v'.repeat(n)))
+
+const deepHtml = fc
+  .record({
+    depth: fc.integer({ min: 1, max: 2000 }),
+    tag: fc.constantFrom('div', 'p', 'li', 'td', 'span', 'img', 'x-y'),
+    closed: fc.boolean(),
+  })
+  .map(
+    ({ depth, tag, closed }) => `<${tag}>`.repeat(depth) + (closed ? `</${tag}>`.repeat(depth) : '')
+  )
+
+/** A Handlebars Program sent as an object: upstream passes it to Handlebars as it is. */
+const programAst = fc
+  .record({ depth: fc.integer({ min: 0, max: 150 }), name: templateName })
+  .map(({ depth, name }) => {
+    let program: Record<string, unknown> = { type: 'Program', body: [] }
+    for (let i = 0; i < depth; i++) {
+      const block = {
+        type: 'BlockStatement',
+        path: { original: 'each' },
+        params: [{ original: name }],
+      }
+      program = { type: 'Program', body: [{ ...block, program }] }
+    }
+    return { program, depth }
+  })
+
+const stressText = fc.oneof(deepTemplate, repetitiveTemplate, longTemplate)
+
+/** One step whose template stresses extraction or sanitising, and how deep its AST nests. */
+const stressStep = fc.oneof(
+  stressText.map((content) => ({ template: { type: 'in_app', content }, astDepth: 0 })),
+  fc.tuple(stressText, stressText).map(([content, title]) => ({
+    template: { type: 'push', content, title },
+    astDepth: 0,
+  })),
+  fc.array(stressText, { minLength: 1, maxLength: 3 }).map((texts) => ({
+    template: {
+      type: 'email',
+      subject: 's',
+      content: texts.map((content) => ({ type: 'text', content })),
+    },
+    astDepth: 0,
+  })),
+  fc.oneof(deepHtml, deepTemplate).map((content) => ({
+    template: { type: 'email', contentType: 'editor', subject: 's', content },
+    astDepth: 0,
+  })),
+  programAst.map(({ program, depth }) => ({
+    template: { type: 'sms', content: program },
+    astDepth: depth,
+  }))
+)
+
+/** A workflow of one to three stressing steps, and the deepest AST it sends. */
+export const stressWorkflowBody = fc
+  .array(stressStep, { minLength: 1, maxLength: 3 })
+  .map((steps) => ({
+    body: JSON.stringify({
+      name: 'Stress',
+      notificationGroupId: GENERAL_GROUP,
+      steps: steps.map(({ template }, i) => ({ name: `Step ${i}`, template })),
+    }),
+    astDepth: Math.max(...steps.map((s) => s.astDepth)),
+  }))
+
 export const activeBody = mutated(fc.record({ active: fc.boolean() }))
 export const groupBody = mutated(fc.record({ name: fc.oneof(fc.constant('Billing 2'), oddString) }))
 

@@ -33,6 +33,7 @@ import {
   PRODUCTION_KEY,
   ruleBody,
   scenarioBody,
+  stressWorkflowBody,
   WELCOME_WORKFLOW,
   workflowBody,
   type Probe,
@@ -922,6 +923,41 @@ test(
       }),
       // Each run replays up to ten writes with two snapshots each: half the runs keep CI quick.
       { numRuns: Math.ceil(RUNS / 2) }
+    )
+  },
+  TIMEOUT
+)
+
+// ---------------------------------------------------------------------------------------------
+// Templates: deep, long or repetitive content answers promptly, inside the limits or past them
+
+// Upstream's extraction failure, or one of the mock's limits, which names itself.
+const TEMPLATE_REFUSAL =
+  /^Failed to extract variables(: .* \(novu-mock's limit\))?$|novu-mock's limit\)$/
+// A Program sent as a step's content nesting more blocks than this is over MongoDB's 100 levels.
+const STORABLE_AST_DEPTH = 31
+
+test(
+  'deep, long and repetitive templates answer 201, a 400 naming the failure or a limit, or 500 for an AST too deep to store, within 2 seconds',
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(stressWorkflowBody, async ({ body, astDepth }) => {
+        const { app, unexpected } = harness()
+        const started = performance.now()
+        const res = await app.request('/v1/workflows', {
+          method: 'POST',
+          headers: { Authorization: 'ApiKey stress-key', 'Content-Type': 'application/json' },
+          body,
+        })
+        const answer = JSON.parse(await res.text())
+        expect(performance.now() - started).toBeLessThan(2000)
+        expect(unexpected).toEqual([])
+        if (res.status === 400) expect(answer.message).toMatch(TEMPLATE_REFUSAL)
+        else if (res.status === 500) expect(astDepth).toBeGreaterThan(STORABLE_AST_DEPTH)
+        else expect(res.status).toBe(201)
+      }),
+      // Each run parses up to a few megabytes: a fifth of the runs keeps the file quick.
+      { numRuns: Math.ceil(RUNS / 5) }
     )
   },
   TIMEOUT

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { createMock } from '../../mock.js'
-import { request, withoutTimestamp } from '../../../test/helpers.js'
+import { request } from '../../../test/helpers.js'
 
 const GENERAL = '66fbb0a0c1f2e3d4a5b60001'
 
@@ -216,12 +216,8 @@ test.each(['Hello {{name', '{{#if flag}}never closed', '{{/if}}', '{{null}}'])(
       body: { name: 'Broken', notificationGroupId: GENERAL, steps: [inApp(content)] },
     })
     expect(res.status).toBe(400)
-    expect(withoutTimestamp(res.body)).toEqual({
-      statusCode: 400,
-      path: '/v1/workflows',
-      message: 'Failed to extract variables',
-      error: 'Bad Request',
-    })
+    expect(res.body.statusCode).toBe(400)
+    expect(res.body.message).toBe('Failed to extract variables')
   }
 )
 

@@ -1,5 +1,12 @@
-import Handlebars from 'handlebars'
-import { badRequest } from '../../errors.js'
+import { ApiError, badRequest, InternalError } from '../../errors.js'
+import { cacheGet, cacheSet } from './template-cache.js'
+import {
+  templateLimitErrors,
+  TEMPLATE_LIMITS,
+  TemplateBudget,
+  type TextCost,
+} from './template-limits.js'
+import { parseCounted } from './template-parse.js'
 
 export type VariableType = 'String' | 'Array' | 'Boolean'
 export interface ExtractedVariable {
@@ -34,8 +41,8 @@ type Node = {
   type: string
   path?: { original?: unknown }
   params?: { original?: unknown }[]
-  program?: { body: Node[] }
-  hash?: { pairs?: Node[] }
+  program?: { body: Iterable<Node> }
+  hash?: { pairs?: Iterable<Node> }
   value?: { original?: unknown }
 }
 
@@ -47,95 +54,120 @@ function isVariableName(value: unknown): value is string {
 
 const firstName = (node: Node) => node.params?.[0]?.original || node.path?.original
 
+/** One walk's tally, and what it answers when blocks nest too deeply. */
+interface Walk {
+  cost: TextCost
+  /** An AST given as an object has no lexer to count it: its nodes are counted instead. */
+  countsNodes: boolean
+  tooDeep: () => Error
+}
+
+function append<T>(to: T[], items: readonly T[]) {
+  for (const item of items) to.push(item)
+}
+
 /**
  * Walks a Handlebars body the way upstream's getTemplateVariables does: strings, arrays,
  * booleans, then hash pairs. Upstream prefixes a block's variables after the fact; passing the
- * prefix down gives the same names without copying them at every level of nesting.
+ * prefix down gives the same names without copying them at every level of nesting. A name in
+ * a block carries every enclosing block's name, so the names are counted before they are made.
  */
-function walk(body: Node[], prefix = ''): ExtractedVariable[] {
+function walk(body: Iterable<Node>, prefix: string, w: Walk, depth: number): ExtractedVariable[] {
+  if (depth > TEMPLATE_LIMITS.depth) throw w.tooDeep()
   const strings: ExtractedVariable[] = []
   const arrays: ExtractedVariable[] = []
   const booleans: ExtractedVariable[] = []
   const pairs: ExtractedVariable[] = []
+  const add = (list: ExtractedVariable[], name: string, type: VariableType) => {
+    w.cost.nameChars += prefix.length + name.length
+    if (++w.cost.variables > TEMPLATE_LIMITS.variables) throw templateLimitErrors.variables()
+    if (w.cost.nameChars > TEMPLATE_LIMITS.nameChars) throw templateLimitErrors.nameChars()
+    list.push({ name: prefix + name, type })
+  }
   for (const node of body) {
+    if (w.countsNodes && ++w.cost.tokens > TEMPLATE_LIMITS.tokens)
+      throw templateLimitErrors.tokens()
     const helper = node.path?.original
     if (node.type === 'HashPair') {
       const name = node.value?.original
-      if (isVariableName(name)) pairs.push({ name: prefix + name, type: 'String' })
+      if (isVariableName(name)) add(pairs, name, 'String')
     } else if (node.type === 'MustacheStatement') {
       const name = firstName(node)
       if (helper === 'i18n') {
-        strings.push(...walk(node.hash?.pairs ?? [], prefix))
+        append(strings, walk(node.hash?.pairs ?? [], prefix, w, depth))
         continue
       }
       if (!isVariableName(name)) continue
       if (node.params?.[0]?.original && !KNOWN_HELPERS.has(String(helper))) continue
-      strings.push({ name: prefix + name, type: 'String' })
+      add(strings, name, 'String')
     } else if (node.type === 'BlockStatement' && (helper === 'each' || helper === 'with')) {
       const name = firstName(node)
       if (!isVariableName(name)) continue
-      if (helper === 'each') arrays.push({ name: prefix + name, type: 'Array' })
-      arrays.push(...walk(node.program?.body ?? [], `${prefix}${name}.`))
+      if (helper === 'each') add(arrays, name, 'Array')
+      append(arrays, walk(node.program?.body ?? [], `${prefix}${name}.`, w, depth + 1))
     } else if (node.type === 'BlockStatement' && (helper === 'if' || helper === 'unless')) {
       const name = firstName(node)
       if (!isVariableName(name) || (node.params?.length ?? 0) > 1) continue
-      booleans.push(
-        { name: prefix + name, type: 'Boolean' },
-        ...walk(node.program?.body ?? [], prefix)
-      )
+      add(booleans, name, 'Boolean')
+      append(booleans, walk(node.program?.body ?? [], prefix, w, depth + 1))
     }
   }
-  return [...strings, ...arrays, ...booleans, ...pairs]
+  append(strings, arrays)
+  append(strings, booleans)
+  append(strings, pairs)
+  return strings
 }
 
-export const MAX_BLOCKS_PER_TEXT = 500
+const FAILED = 'Failed to extract variables'
+const isOurs = (error: unknown) => error instanceof ApiError || error instanceof InternalError
+const noCost = (): TextCost => ({ tokens: 0, variables: 0, nameChars: 0 })
 
-function countBlocks(text: string): number {
-  let count = 0
-  for (let at = text.indexOf('{{#'); at !== -1; at = text.indexOf('{{#', at + 3)) count++
-  return count
+/** Upstream's extraction: whatever goes wrong inside it answers 400 "Failed to extract variables". */
+function extract(body: () => unknown, w: Walk): readonly ExtractedVariable[] {
+  try {
+    return Object.freeze(walk(body() as Iterable<Node>, '', w, 0))
+  } catch (error) {
+    throw isOurs(error) ? error : badRequest(FAILED)
+  }
 }
 
-// Consumers create many workflows from the same few templates: parsing is most of the cost.
-const MAX_CACHED_TEXTS = 1000
-const cache = new Map<string, readonly ExtractedVariable[] | null>()
+/**
+ * Upstream hands an object to Handlebars' parseWithoutProcessing, which returns a Program as it
+ * is and fails on anything else. Such an AST is held to the text's limits, its nodes counted as
+ * tokens; one nesting blocks past the depth limit is over 300 levels of JSON, which MongoDB
+ * refuses to store: upstream answers 500 then, and so does the mock, without walking it.
+ */
+function extractAst(content: unknown, budget: TemplateBudget) {
+  const program = content as { type?: unknown; body?: unknown }
+  if (program.type !== 'Program') throw badRequest(FAILED)
+  const tooDeep = () => new InternalError('BSON document nesting is deeper than 100 levels')
+  const w: Walk = { cost: noCost(), countsNodes: true, tooDeep }
+  const variables = extract(() => program.body, w)
+  budget.charge(w.cost)
+  return variables
+}
 
 /** Upstream skips empty texts and fails on anything Handlebars cannot parse, a number included. */
-export function extractVariables(content: unknown): readonly ExtractedVariable[] {
+export function extractVariables(
+  content: unknown,
+  budget = new TemplateBudget()
+): readonly ExtractedVariable[] {
   if (!content) return []
-  if (typeof content !== 'string') return parse(content)
-  let found = cache.get(content)
-  if (found === undefined) {
-    try {
-      found = parse(content)
-    } catch (error) {
-      found = null
-      remember(content, found)
-      throw error
-    }
-    remember(content, found)
+  if (typeof content !== 'string') return extractAst(content, budget)
+  budget.chargeText(content.length)
+  let found = cacheGet(content)
+  if (!found) {
+    const w: Walk = { cost: noCost(), countsNodes: false, tooDeep: templateLimitErrors.depth }
+    const variables = extract(() => {
+      const parsed = parseCounted(content)
+      w.cost.tokens = parsed.tokens
+      return parsed.body
+    }, w)
+    found = { variables, cost: w.cost }
+    cacheSet(content, found)
   }
-  if (found === null) throw badRequest('Failed to extract variables')
-  return found
-}
-
-function remember(text: string, variables: readonly ExtractedVariable[] | null) {
-  if (cache.size >= MAX_CACHED_TEXTS) cache.clear()
-  cache.set(text, variables)
-}
-
-function parse(content: unknown): readonly ExtractedVariable[] {
-  // Handlebars' parser slows down with the square of the block nesting (3,000 blocks: seconds);
-  // the mock refuses more blocks than any real template has rather than stall every client.
-  if (typeof content === 'string' && countBlocks(content) > MAX_BLOCKS_PER_TEXT)
-    throw badRequest('Failed to extract variables')
-  try {
-    return Object.freeze(
-      walk(Handlebars.parseWithoutProcessing(content as string).body as unknown as Node[])
-    )
-  } catch {
-    throw badRequest('Failed to extract variables')
-  }
+  budget.charge(found.cost)
+  return found.variables
 }
 
 type Step = { template?: Record<string, unknown>; filters?: unknown; metadata?: unknown }
@@ -185,11 +217,12 @@ const prefixOf = (name: string) => name.split('.')[0] ?? name
 export function extractTriggerVariables(steps: Step[]) {
   const found: ExtractedVariable[] = []
   const reserved = new Map<string, string>()
+  const budget = new TemplateBudget()
   for (const step of steps) {
     if (!step.template) continue
     for (const text of stepTexts(asObj(step.template))) {
-      const extracted = extractVariables(text)
-      found.push(...extracted)
+      const extracted = extractVariables(text, budget)
+      append(found, extracted)
       // Only names in the step texts make reserved variables, not filter fields or digest keys.
       for (const v of extracted) {
         const type = prefixOf(v.name)
@@ -197,7 +230,7 @@ export function extractTriggerVariables(steps: Step[]) {
       }
     }
   }
-  for (const step of steps) found.push(...stepVariables(step, asObj(step.template)))
+  for (const step of steps) append(found, stepVariables(step, asObj(step.template)))
   // Position of the first occurrence, value of the last: what a Map keyed by name keeps.
   const byName = new Map<string, ExtractedVariable>()
   for (const v of found) if (!SYSTEM_PREFIXES.has(prefixOf(v.name))) byName.set(v.name, v)

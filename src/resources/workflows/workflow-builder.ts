@@ -10,6 +10,7 @@ import {
   ownedDocument,
 } from './document-cast.js'
 import { buildTemplate, checkTemplate } from './message-template.js'
+import { checkEditorContent } from './sanitize.js'
 import { limitErrors } from './workflows.generations.js'
 import type { MessageTemplate, Workflow, WorkflowContext, WorkflowStep } from './workflows.types.js'
 
@@ -101,14 +102,17 @@ function checkSteps(ctx: WorkflowContext, steps: Obj[]) {
       checkStep(step)
       checkVariantTemplates(step)
     })
-    return extractTriggerVariables(steps)
+  } else {
+    if (steps[0]) checkStep(steps[0])
   }
-  if (steps[0]) checkStep(steps[0])
   const variables = extractTriggerVariables(steps)
-  steps.forEach((step, index) => {
-    if (index > 0) checkStep(step)
-    checkVariantTemplates(step)
-  })
+  if (rules.createOrder === 'first-step-then-variables')
+    steps.forEach((step, index) => {
+      if (index > 0) checkStep(step)
+      checkVariantTemplates(step)
+    })
+  // The mock's own budget: editor HTML across the request is capped before any of it is sanitised.
+  checkEditorContent(steps)
   return variables
 }
 
