@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { GENERATION_NAMES } from './generations/generation.js'
 
 export const DEFAULT_PORT = 4000
@@ -21,6 +22,8 @@ export const MockOptionsSchema = z.strictObject({
   logLevel: z.enum(LOG_LEVELS).default('info'),
   maxEnvironments: z.number().int().min(1).default(10_000),
   maxRules: z.number().int().min(1).default(1000),
+  /** The memory budget of environments, imports, rules and the journal, in MB (sized for a 1 GB container). */
+  maxMemoryMb: z.number().int().min(16).max(1_048_576).default(DEFAULT_MAX_MEMORY_MB),
   /** Which Novu server to answer as; the scenario's choice, else 2026-08, when absent. */
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** Workflows per environment in the 2026-08 generation (upstream's 100); 0 lifts the limit. */

@@ -69,7 +69,11 @@ export function createState(
   const registry = createScenarioRegistry(options.scenariosDir)
   const scenario = registry.load(options.scenario, { files: true })
   const source = compileScenario(scenario, options)
-  const environments = createEnvironments(source, { maxEnvironments: options.maxEnvironments })
+  const environments = createEnvironments(source, {
+    maxEnvironments: options.maxEnvironments,
+    maxMemoryMb: options.maxMemoryMb,
+    journalSize: options.journalSize,
+  })
   const errorRng = createRng(`${source.seed}\u0000errors`)
   const rules = createRuleSet({
     rng: createRng(`${source.seed}\u0000chaos`),

@@ -46,11 +46,11 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
         const data = state.registry.list().map((file) => {
           let description = ''
           try {
-            description = readScenarioFile(file.file).description
+            description = readScenarioFile(file.file, { noFollow: true }).description
           } catch (error) {
             description = `(does not load: ${(error as Error).message})`
           }
-          const source = file.file.startsWith(BUILTIN_SCENARIOS_DIR) ? 'builtin' : 'user'
+          const source = file.dir === BUILTIN_SCENARIOS_DIR ? 'builtin' : 'user'
           return { name: file.name, description, source }
         })
         return json(c, 200, { data })

@@ -1,31 +1,18 @@
 import { z } from 'zod'
-import { notFound } from '../errors.js'
+import { httpError, notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
-import { json } from '../http/respond.js'
+import { environmentBytes } from '../memory/estimate.js'
 import { scenarioFailure } from './scenario.routes.js'
 import { DataSchema, type ScenarioData } from '../scenarios/schema.js'
 import { issuesToProblems, ScenarioError } from '../scenarios/loader.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
-import { environmentSpec } from '../tenancy/environments.js'
+import { EnvironmentLimitError, environmentSpec } from '../tenancy/environments.js'
+import { streamEnvironment } from './state-export.js'
 import { ApiKeyQuerySchema } from './admin.schemas.js'
 
 const tags = ['admin']
-
-/** An environment's data in the scenario record format: feed it back with PUT, or into a scenario's `data`. */
-export function exportEnvironment(env: Environment) {
-  return {
-    notificationGroups: env.groups.list(),
-    topics: [...env.topics.all()],
-    workflows: env.workflows.all(),
-    messages: env.messages.all().map((m) => ({
-      ...m,
-      subscriberId: m.subscriber.subscriberId,
-      workflowId: m._templateId,
-    })),
-  }
-}
 
 export function importEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
@@ -52,23 +39,60 @@ export function importEnvironment(state: MockState, apiKey: string, raw: unknown
  */
 function withRawRecords(data: ScenarioData, raw: unknown): ScenarioData {
   const sent = raw as Partial<Record<keyof ScenarioData, unknown>>
-  const keep = <K extends 'notificationGroups' | 'topics' | 'workflows' | 'messages'>(key: K) =>
-    (Array.isArray(sent[key]) ? sent[key] : data[key]) as ScenarioData[K]
+  const keep = <
+    K extends
+      'notificationGroups' | 'subscribers' | 'topics' | 'workflows' | 'messages' | 'notifications',
+  >(
+    key: K
+  ) => (Array.isArray(sent[key]) ? sent[key] : data[key]) as ScenarioData[K]
   return {
     ...data,
     notificationGroups: keep('notificationGroups'),
+    subscribers: keep('subscribers'),
     topics: keep('topics'),
     workflows: keep('workflows'),
     messages: keep('messages'),
+    ...(data.notifications ? { notifications: keep('notifications') } : {}),
   }
 }
 
+const strictRefusal = () =>
+  notFound(`No environment for this API key: the scenario is strict and does not declare it`)
+
+function limitRefusal(error: unknown): never {
+  if (!(error instanceof EnvironmentLimitError)) throw error
+  throw httpError(
+    403,
+    `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
+  )
+}
+
 function environmentFor(state: MockState, apiKey: string): Environment {
-  const env = state.environments.resolve(apiKey)
-  if (!env)
-    throw notFound(
-      `No environment for this API key: the scenario is strict and does not declare it`
-    )
+  let env: Environment | undefined
+  try {
+    env = state.environments.resolve(apiKey)
+  } catch (error) {
+    limitRefusal(error)
+  }
+  if (!env) throw strictRefusal()
+  return env
+}
+
+/**
+ * Replaces the key's environment with the records sent. The budget is asked first, from the
+ * body as parsed and before it is validated or built: the import takes the place of the key's
+ * current environment, so only the difference has to fit.
+ */
+function replaceEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
+  if (!state.environments.allows(apiKey)) throw strictRefusal()
+  const bytes = environmentBytes(raw)
+  try {
+    state.environments.admitReplacement(apiKey, bytes, 'this state')
+  } catch (error) {
+    limitRefusal(error)
+  }
+  const env = importEnvironment(state, apiKey, raw)
+  state.environments.replace(apiKey, env, bytes)
   return env
 }
 
@@ -87,8 +111,7 @@ export function stateRoutes(state: MockState): AnyRoute[] {
           schema: z.record(z.string(), z.array(z.unknown())),
         },
       },
-      handler: (c, { query }) =>
-        json(c, 200, exportEnvironment(environmentFor(state, query.apiKey))),
+      handler: (c, { query }) => streamEnvironment(c, environmentFor(state, query.apiKey)),
     }),
     defineRoute({
       method: 'PUT',
@@ -100,13 +123,10 @@ export function stateRoutes(state: MockState): AnyRoute[] {
       responses: {
         200: { description: 'Replaced; the new data as GET returns it' },
         400: { description: 'Not valid: every problem with its path' },
+        403: { description: 'The memory budget cannot hold it (--max-memory-mb)' },
       },
-      handler(c, { query }) {
-        environmentFor(state, query.apiKey)
-        const env = importEnvironment(state, query.apiKey, c.get('body') ?? {})
-        state.environments.replace(query.apiKey, env)
-        return json(c, 200, exportEnvironment(env))
-      },
+      handler: (c, { query }) =>
+        streamEnvironment(c, replaceEnvironment(state, query.apiKey, c.get('body') ?? {})),
     }),
   ]
 }

@@ -93,12 +93,27 @@ const HeadersSchema = z
     message: 'Content-Length and Transfer-Encoding are set by the mock',
   })
 
-const isJson = (value: unknown) => {
+/** A fault body is kept with its rule and sent on every call it fires for. */
+export const MAX_FAULT_BODY_BYTES = 1024 * 1024
+
+/** The body's size as JSON in UTF-8, or undefined when it is no JSON value. */
+const jsonBytes = (value: unknown) => {
   try {
-    return JSON.stringify(value) !== undefined
+    const text = JSON.stringify(value)
+    return text === undefined ? undefined : Buffer.byteLength(text)
   } catch {
-    return false
+    return undefined
   }
+}
+
+function checkBody(value: unknown, ctx: z.RefinementCtx) {
+  const bytes = jsonBytes(value)
+  if (bytes === undefined) ctx.addIssue({ code: 'custom', message: 'must be a JSON value' })
+  else if (bytes > MAX_FAULT_BODY_BYTES)
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be at most 1 MB (${MAX_FAULT_BODY_BYTES} bytes) of JSON; it is ${bytes}`,
+    })
 }
 
 /**
@@ -114,9 +129,9 @@ function outcomeSchema(withPass: boolean) {
       status: z.int().min(400).max(599).optional().meta({ description: 'HTTP status, 400-599' }),
       body: z
         .unknown()
-        .refine(isJson, 'must be a JSON value')
+        .superRefine(checkBody)
         .optional()
-        .meta({ description: 'any JSON; default: the real error body' }),
+        .meta({ description: 'any JSON up to 1 MB; default: the real error body' }),
       headers: HeadersSchema.optional(),
       network: z.enum(NETWORK_FAULTS).optional(),
       chunkBytes: z

@@ -1,3 +1,5 @@
+import { duplicateId } from '../../tenancy/unique-ids.js'
+
 export interface NotificationGroup {
   _id: string
   name: string
@@ -17,6 +19,7 @@ export function createNotificationGroupStore(initial: NotificationGroup[]) {
     get: (id: string) => byId.get(id),
     first: (): NotificationGroup | undefined => byId.values().next().value,
     add(group: NotificationGroup) {
+      if (byId.has(group._id)) throw duplicateId('notificationgroups', group._id)
       byId.set(group._id, group)
       return group
     },
