@@ -3,6 +3,8 @@
 #   docker build -t novu-mock .
 #   docker run --rm -p 4000:4000 novu-mock
 #   docker run --rm -p 4000:4000 -e SCENARIO=my-scenario -v "$PWD/my-scenarios:/scenarios:ro" novu-mock
+#   (the README's Docker section shows how to make my-scenarios/; `-p HOST:CONTAINER` must name
+#   the port the mock listens on inside, $PORT, 4000 unless set)
 #
 # Two stages (STYLE.md §11): the builder compiles TypeScript, the runtime stage holds only
 # dist/, scenarios/, fixtures/ and the production dependencies. No architecture-specific
@@ -13,7 +15,7 @@ FROM node:20-bookworm-slim AS build
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 WORKDIR /app
 # Dependencies first: this layer is reused until package*.json change.
-# --ignore-scripts: the "prepare" script would build before src/ is copied in.
+# --ignore-scripts: no dependency's install script runs in the image.
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
@@ -33,13 +35,15 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --no-update-notifier
  && rm -rf /root/.npm \
  && mkdir -p /scenarios \
  && chown node:node /scenarios
+COPY LICENSE ./
 COPY scenarios ./scenarios
 COPY fixtures ./fixtures
 COPY --from=build /app/dist ./dist
 
 # Configured through the environment (the CLI reads PORT, HOST, SEED, SCENARIO, SCENARIOS_DIR).
 # HOST must be 0.0.0.0 in a container: the CLI's default, 127.0.0.1, is unreachable from outside.
-# SCENARIOS_DIR adds the mounted folder on top of the built-in scenarios; it may stay empty.
+# SCENARIOS_DIR adds the mounted folder on top of the built-in scenarios; it may stay empty, and
+# each .json, .yaml or .yml file in it must be a valid scenario (a bad one stops the start, exit 2).
 # No VOLUME instruction: it would leave an anonymous volume behind every `docker run`.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -29,20 +29,37 @@ secs() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 [ "$(id -u)" = 0 ] || die "run as root (docker-local.sh uses rootful Podman)"
 cd "$ROOT"
 
-# Every container this script starts carries this label, so a failed or interrupted run
-# (including one whose `podman run` failed half way) is cleaned up now and on the next run.
-LABEL=io.novu-mock.docker-smoke=1
-export RUN_ARGS="--label $LABEL ${RUN_ARGS:-}"
+# Every container this script starts carries this label, its value this run's id: a failed or
+# interrupted run (including one whose `podman run` failed half way) is cleaned up on exit, and
+# its stopped leftovers on the next run; a smoke run going on at the same time is left alone.
+LABEL_KEY=io.novu-mock.docker-smoke
+LABEL="$LABEL_KEY=$$-$(date +%s)"
+BASE_RUN_ARGS="--label $LABEL ${RUN_ARGS:-}"
+export RUN_ARGS="$BASE_RUN_ARGS"
 
 remove_ours() {
   command -v podman >/dev/null || return 0
   local ids
   ids=$(podman ps -aq --filter "label=$LABEL" 2>/dev/null) || return 0
   [ -n "$ids" ] || return 0
-  log "removing containers of an earlier or failed smoke run: ${ids//$'\n'/ }"
+  log "removing containers of this smoke run: ${ids//$'\n'/ }"
   # shellcheck disable=SC2086
   podman rm -f -t 2 $ids >/dev/null 2>&1 || true
 }
+
+remove_leftovers() {
+  command -v podman >/dev/null || return 0
+  local ids
+  ids=$(podman ps -aq --filter "label=$LABEL_KEY" --filter status=exited --filter status=created 2>/dev/null) || return 0
+  [ -n "$ids" ] || return 0
+  log "removing stopped containers of earlier smoke runs: ${ids//$'\n'/ }"
+  # shellcheck disable=SC2086
+  podman rm -f $ids >/dev/null 2>&1 || true
+}
+
+# Scratch files (scenario folders mounted into containers), readable by the image's user node.
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
 
 CID=""
 cleanup() {
@@ -54,12 +71,13 @@ cleanup() {
     fi
     remove_ours
   fi
+  rm -rf "$WORK"
   exit "$rc"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-remove_ours
+remove_leftovers
 if (exec 3<>"/dev/tcp/127.0.0.1/$HOST_PORT") 2>/dev/null; then
   die "port $HOST_PORT is already in use on 127.0.0.1 (set HOST_PORT to a free port)"
 fi
@@ -89,7 +107,9 @@ bash "$DOCKER_LOCAL" build "$IMAGE" >/dev/null
 BUILD_S=$(secs "$t")
 SIZE_B=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 SIZE_MB=$(awk -v b="$SIZE_B" 'BEGIN { printf "%.1f", b / 1000000 }')
-log "built $IMAGE in ${BUILD_S}s, size ${SIZE_MB} MB ($SIZE_B bytes)"
+BASE_B=$(podman image inspect --format '{{.Size}}' node:20-bookworm-slim 2>/dev/null || echo 0)
+APP_MB=$(awk -v a="$SIZE_B" -v b="$BASE_B" 'BEGIN { printf "%.1f", (a - b) / 1000000 }')
+log "built $IMAGE in ${BUILD_S}s, size ${SIZE_MB} MB ($SIZE_B bytes; ${APP_MB} MB over the base image)"
 
 # ---- start (waits for the image's HEALTHCHECK and GET /__admin/health)
 t=$(now)
@@ -124,6 +144,49 @@ bash "$DOCKER_LOCAL" stop "$CID"
 CID=""
 STOP_S=$(secs "$t")
 
-log "timings: build ${BUILD_S}s, start+healthy ${START_S}s, requests ${REQ_S}s, stop ${STOP_S}s, total $(secs "$T_ALL")s"
-log "image $IMAGE: ${SIZE_MB} MB"
+# ---- the README's Docker commands: its `mkdir`/`printf` line as written, then its
+# SCENARIO=my-scenario run with the folder mounted, as `podman run`
+t=$(now)
+README_DOCKER=$(awk '/^## Docker$/{on=1} on&&/^```sh$/{block=1;next} block&&/^```$/{exit} block' README.md)
+SETUP_LINE=$(grep '^mkdir -p my-scenarios' <<<"$README_DOCKER") || die "README: no mkdir line in the Docker section"
+grep -q -- '-e SCENARIO=my-scenario -v "$PWD/my-scenarios:/scenarios:ro"' <<<"$README_DOCKER" ||
+  die "README: the Docker section no longer mounts my-scenarios as this script checks"
+(cd "$WORK" && bash -euc "$SETUP_LINE")
+chmod -R a+rX "$WORK/my-scenarios"
+export RUN_ARGS="$BASE_RUN_ARGS -e SCENARIO=my-scenario -v $WORK/my-scenarios:/scenarios:ro"
+CID=$(bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+body=$(request GET /__admin/health 200)
+[ "$(json_get j.scenario <<<"$body")" = my-scenario ] || die "SCENARIO=my-scenario: health says $body"
+request GET /v1/topics 200 >/dev/null
+bash "$DOCKER_LOCAL" stop "$CID"
+CID=""
+
+# ---- -e PORT=5000: reachable when that port is published, and the banner says which to publish
+export RUN_ARGS="$BASE_RUN_ARGS -e PORT=5000"
+CID=$(CONTAINER_PORT=5000 bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+request GET /v1/topics 200 >/dev/null
+podman logs "$CID" 2>&1 | grep -q 'docker run -p HOST_PORT:5000' ||
+  die "-e PORT=5000: the banner does not say to publish port 5000"
+bash "$DOCKER_LOCAL" stop "$CID"
+CID=""
+
+# ---- a broken scenario file stops the container at once: exit 2, the file, paths, line, column
+mkdir -p "$WORK/bad"
+printf 'seed: 7\ndata:\n  topics:\n    - key: ""\nclock: { mode: sometimes }\n' >"$WORK/bad/broken.yaml"
+chmod -R a+rX "$WORK/bad"
+set +e
+# shellcheck disable=SC2086
+BAD_OUT=$(podman run --rm --pull=never --label "$LABEL" -e SCENARIO=broken -v "$WORK/bad:/scenarios:ro" "$IMAGE" 2>&1)
+BAD_CODE=$?
+set -e
+[ "$BAD_CODE" = 2 ] || die "a broken scenario file: exit code $BAD_CODE, not 2: $BAD_OUT"
+for want in 'broken.yaml' 'data.topics.0.key (line 4, column 12)' 'clock.mode (line 5, column 16)'; do
+  grep -qF -- "$want" <<<"$BAD_OUT" || die "a broken scenario file: the message lacks \"$want\": $BAD_OUT"
+done
+log "a broken scenario file: exit code 2, $(grep -m1 '^novu-mock:' <<<"$BAD_OUT")"
+CHECKS_S=$(secs "$t")
+
+log "timings: build ${BUILD_S}s, start+healthy ${START_S}s, requests ${REQ_S}s, stop ${STOP_S}s, README and error checks ${CHECKS_S}s, total $(secs "$T_ALL")s"
+log "image $IMAGE: ${SIZE_MB} MB, ${APP_MB} MB over the base image"
+rm -rf "$WORK"
 log "PASSED"

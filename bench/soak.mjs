@@ -60,13 +60,9 @@ function count(key, status) {
 
 function startChild() {
   const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, CLI, '--port', '0', '--log-level', 'silent'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }
-  )
+  const child = spawn(process.execPath, [...nodeArgs, CLI, '--port', '0', '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk.toString()))
   const url = new Promise((resolve, reject) => {

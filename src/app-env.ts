@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Environment } from './tenancy/environment.js'
+import type { Outcome } from './chaos/rules.schemas.js'
 
 /** What middleware hands to routes through the Hono context. */
 export interface AppEnv {
@@ -14,6 +15,10 @@ export interface AppEnv {
     /** The chaos rule that fired, and the network fault it caused, if any. */
     rule?: string
     fault?: string
+    /** What that rule answered, when it answered (a fault, not a delay or a pass). */
+    outcome?: Outcome
+    /** The JSON text a route answered with, for the journal to find ids in. */
+    responseText?: string
     /** The latency chaos added before the route ran. */
     delayMs?: number
   }

@@ -4,8 +4,11 @@ import {
   DEFAULT_PORT,
   DEFAULT_SEED,
   LOG_LEVELS,
+  MockOptionsSchema,
   type MockOptionsInput,
 } from './config.js'
+import { replayOptionRows, unknownFlagMessage } from './replay/usage.js'
+import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
 
 /** Each flag, its environment variable, and how --help shows it. */
@@ -38,7 +41,7 @@ const FLAGS = [
     flag: 'scenarios-dir',
     env: 'SCENARIOS_DIR',
     arg: 'DIR',
-    help: 'folder of your own scenario files (JSON or YAML)',
+    help: 'folder of your own scenarios: .json, .yaml, .yml files, named by file name',
   },
   {
     flag: 'latency',
@@ -82,6 +85,12 @@ const FLAGS = [
     arg: 'N',
     help: 'API keys (environments) held at once (default 10000)',
   },
+  {
+    flag: 'max-memory-mb',
+    env: 'MAX_MEMORY_MB',
+    arg: 'MB',
+    help: `memory for environments, imports, rules and the journal (default ${DEFAULT_MAX_MEMORY_MB})`,
+  },
 ] as const
 
 type Flag = (typeof FLAGS)[number]['flag']
@@ -91,6 +100,7 @@ const NUMERIC = new Set<Flag>([
   'journal-size',
   'max-environments',
   'max-workflows',
+  'max-memory-mb',
 ])
 
 export class UsageError extends Error {}
@@ -111,17 +121,27 @@ export function helpText(version: string): string {
     `  --${'help'.padEnd(26)} ${''.padEnd(17)} show this help`,
     `  --${'version'.padEnd(26)} ${''.padEnd(17)} show the version`,
     '',
+    'Replay options (novu-mock replay SCRIPT --target URL [options]; novu-mock replay --help):',
+    ...replayOptionRows(29),
+    '',
+    'Exit codes: 0 stopped by SIGTERM or SIGINT; 2 bad options or scenario files; 1 anything else.',
+    '',
   ].join('\n')
 }
 
 const camel = (flag: string) => flag.replace(/-(.)/g, (_, ch: string) => ch.toUpperCase())
 
-function toNumber(flag: string, raw: string): number {
+/** `--port` when the flag gave the value, `PORT` when the environment did. */
+type Source = string
+
+function toNumber(source: Source, raw: string): number {
   const value = Number(raw)
   if (raw.trim() === '' || !Number.isFinite(value))
-    throw new UsageError(`--${flag} must be a number, got "${raw}"`)
+    throw new UsageError(`${source} must be a number, got "${raw}"`)
   return value
 }
+
+const KNOWN_FLAGS = [...FLAGS.map(({ flag }) => flag), 'help', 'version']
 
 /** Flags first, then environment variables, then the defaults of MockOptionsSchema. */
 export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
@@ -138,14 +158,27 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
       },
     })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(unknownFlagMessage(argv, KNOWN_FLAGS) ?? (error as Error).message)
   }
   const values = parsed.values as Record<string, string | boolean | undefined>
   const options: Record<string, unknown> = {}
+  const sources = new Map<string, Source>()
   for (const { flag, env: name } of FLAGS) {
-    const raw = (values[flag] as string | undefined) ?? (env[name] || undefined)
+    const fromFlag = values[flag] as string | undefined
+    const raw = fromFlag ?? (env[name] || undefined)
     if (raw === undefined) continue
-    options[camel(flag)] = NUMERIC.has(flag) ? toNumber(flag, raw) : raw
+    const source = fromFlag !== undefined ? `--${flag}` : name
+    sources.set(camel(flag), source)
+    options[camel(flag)] = NUMERIC.has(flag) ? toNumber(source, raw) : raw
+  }
+  // Checked here too, so that a bad value is reported as the flag or variable that gave it.
+  const checked = MockOptionsSchema.safeParse(options)
+  if (!checked.success) {
+    const problems = checked.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '')
+      return `${sources.get(key) ?? key}: ${issue.message}`
+    })
+    throw new UsageError(problems.join('; '))
   }
   return {
     options: options as MockOptionsInput,

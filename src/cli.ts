@@ -1,12 +1,18 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { VERSION } from './admin/version.js'
 import { ADMIN_PREFIX } from './admin/admin-auth.js'
 import { helpText, parseCliOptions, UsageError } from './cli-options.js'
 import { NOVU_ROUTES } from './novu-routes.js'
 import { startMock, type RunningMock } from './server.js'
+import { ScenarioError } from './scenarios/loader.js'
+import { describeScenarioError } from './scenarios/scenario-file.js'
 
 const SHUTDOWN_GRACE_MS = 3000
+
+/** Docker writes /.dockerenv, Podman /run/.containerenv. */
+const inContainer = () => existsSync('/.dockerenv') || existsSync('/run/.containerenv')
 
 function banner(mock: RunningMock): string {
   const { scenario, environments } = mock.state
@@ -15,6 +21,12 @@ function banner(mock: RunningMock): string {
   )
   return [
     `novu-mock ${VERSION} listening on ${mock.url}`,
+    // -e PORT=5000 with -p 4000:4000 looks healthy inside and answers nothing outside.
+    ...(inContainer()
+      ? [
+          `in a container: publish this port, docker run -p HOST_PORT:${mock.port} (PORT sets the port inside)`,
+        ]
+      : []),
     `answering as Novu ${mock.state.generation().name}: ${mock.state.generation().description} (--api-generation to change)`,
     `scenario "${scenario.name}", seed ${environments.source.seed}; every ApiKey gets its own environment`,
     'Routes (also under /v1/notification-templates for the workflow ones):',
@@ -50,8 +62,24 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help ? helpText(VERSION) : `${VERSION}\n`)
     return 0
   }
-  const mock = await startMock(options)
-  process.stdout.write(banner(mock))
+  let mock: RunningMock
+  try {
+    mock = await startMock(options)
+  } catch (error) {
+    // Errors of a file name it already; the others (an unknown fixture, say) get the scenario's name.
+    if (
+      error instanceof ScenarioError &&
+      !/scenario file|scenarios folder|^Unknown scenario/.test(error.message)
+    )
+      throw new ScenarioError(
+        `scenario "${options.scenario ?? 'default'}": ${describeScenarioError(error)}`
+      )
+    throw error
+  }
+  // The banner is info; warn and error keep its first line (where it listens); silent, nothing.
+  const { logger } = mock.state
+  if (logger.enabled('info')) process.stdout.write(banner(mock))
+  else if (logger.enabled('error')) process.stdout.write(`${banner(mock).split('\n')[0]}\n`)
   stopOnSignals(mock)
   return -1
 }
@@ -62,9 +90,14 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const usage = error instanceof UsageError
-    process.stderr.write(
-      `novu-mock: ${(error as Error).message}\n${usage ? 'Try novu-mock --help.\n' : ''}`
-    )
-    process.exitCode = usage ? 2 : 1
+    // A bad scenario file is a configuration error too: the file, each field path, line and column.
+    const scenario = error instanceof ScenarioError
+    const message = !scenario
+      ? (error as Error).message
+      : error.message.startsWith('Unknown scenario')
+        ? `cannot start: ${error.message}`
+        : `cannot start: ${describeScenarioError(error)}`
+    process.stderr.write(`novu-mock: ${message}\n${usage ? 'Try novu-mock --help.\n' : ''}`)
+    process.exitCode = usage || scenario ? 2 : 1
   }
 )

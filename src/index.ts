@@ -6,5 +6,7 @@ export {
   AdminError,
   type AdminClient,
   type AdminClientOptions,
+  type ScopedAdminClient,
 } from './admin/client.js'
+export type { RuleView } from './chaos/rules.js'
 export type { JournalEntry, JournalFilter } from './journal/journal.js'

@@ -1,7 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, expect, onTestFinished, test } from 'vitest'
 
 // The built CLI, as users run it (npm test builds dist/ first).
 const CLI = fileURLToPath(new URL('../dist/novu-mock.mjs', import.meta.url))
@@ -48,6 +52,100 @@ test('--help lists every option with its environment variable', async () => {
     'replay',
   ])
     expect(out()).toContain(word)
+})
+
+test('--help lists the replay options too', async () => {
+  const { child, out } = run(['--help'])
+  await once(child, 'exit')
+  for (const flag of [
+    '--target URL',
+    '--api-key KEY',
+    '--admin-token TOKEN',
+    '--skip-admin',
+    '--report json',
+    '--report-file FILE',
+  ])
+    expect(out()).toContain(flag)
+})
+
+test('an unknown flag close to a known one gets a "did you mean"', async () => {
+  const { child, err } = run(['--prot', '4000'])
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toContain('unknown option --prot; did you mean --port?')
+})
+
+test('a port from the environment that is not a number is reported as PORT', async () => {
+  const { child, err } = run([], { PORT: 'abc' })
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toContain('PORT must be a number, got "abc"')
+  expect(err()).not.toContain('--port')
+})
+
+test('a bad value from the environment is reported by its variable', async () => {
+  const { child, err } = run([], { LOG_LEVEL: 'loud' })
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toMatch(/^novu-mock: LOG_LEVEL: /)
+})
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+test('--log-level silent serves without printing the banner', async () => {
+  const port = await freePort()
+  const { out, err } = run(['--port', String(port), '--log-level', 'silent'])
+  let status = 0
+  for (let i = 0; i < 200 && status !== 200; i++) {
+    status = await fetch(`http://127.0.0.1:${port}/__admin/health`).then(
+      (r) => r.status,
+      () => 0
+    )
+    if (status !== 200) await new Promise((r) => setTimeout(r, 25))
+  }
+  expect(status).toBe(200)
+  expect(out()).toBe('')
+  expect(err()).toBe('')
+})
+
+test('--log-level warn prints only the line that says where it listens', async () => {
+  const { out } = await started(['--log-level', 'warn'])
+  expect(out()).toMatch(/^novu-mock \S+ listening on http:\/\/127\.0\.0\.1:\d+\n$/)
+})
+
+test('a bad scenario file at start exits 2 naming the file, each field path, line and column', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'novu-mock-cli-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(
+    join(dir, 'broken.yaml'),
+    'seed: 7\ndata:\n  topics:\n    - key: ""\nclock: { mode: sometimes }\n'
+  )
+  const { child, err } = run(['--scenario', join(dir, 'broken.yaml')])
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toContain(
+    `novu-mock: cannot start: the scenario file ${join(dir, 'broken.yaml')} is not valid:`
+  )
+  expect(err()).toContain('  data.topics.0.key (line 4, column 12): ')
+  expect(err()).toContain('  clock.mode (line 5, column 16): ')
+})
+
+test('a missing --scenarios-dir exits 2 naming the folder', async () => {
+  const missing = join(tmpdir(), 'novu-mock-cli-missing-folder')
+  const { child, err } = run(['--scenarios-dir', missing])
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toContain(
+    `the scenarios folder ${missing} (--scenarios-dir, SCENARIOS_DIR) does not exist`
+  )
 })
 
 test('--version prints the package version', async () => {

@@ -1,5 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, onTestFinished, test } from 'vitest'
+import { VERSION } from '../src/admin/version.js'
+import { helpText } from '../src/cli-options.js'
+import { createMock } from '../src/mock.js'
 import { startMock } from '../src/server.js'
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
@@ -71,7 +77,7 @@ test('the README has curl examples for every Novu operation and every admin rout
     ).toBe(true)
 })
 
-test.each(['Try it', 'Admin API'])(
+test.each(['Try it', 'Admin API', 'Test your notification flow'])(
   'every curl example of "%s" answers what the README says',
   async (heading) => {
     const mock = await startMock({ port: 0, logLevel: 'silent' })
@@ -87,3 +93,49 @@ test.each(['Try it', 'Admin API'])(
     }
   }
 )
+
+/** The first fenced block of a README section with the given language. */
+function block(heading: string, lang: string): string {
+  const section = README.split(`## ${heading}\n`)[1]?.split('\n## ')[0] ?? ''
+  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section)?.[1] ?? ''
+}
+
+test('the README shows --help as the CLI prints it', () => {
+  expect(block('CLI options', 'text')).toBe(helpText(VERSION))
+})
+
+test('the Docker section’s setup line makes the scenario its next command loads', () => {
+  const commands = block('Docker', 'sh').trim().split('\n')
+  const setup = commands.find((line) => line.startsWith('mkdir -p my-scenarios'))
+  const run = commands.find((line) => line.includes('-e SCENARIO=my-scenario'))
+  expect(run).toContain('-v "$PWD/my-scenarios:/scenarios:ro"')
+  const dir = mkdtempSync(join(tmpdir(), 'novu-mock-docker-readme-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  execFileSync('bash', ['-euc', setup ?? 'false'], { cwd: dir })
+  // What the image does with SCENARIOS_DIR=/scenarios and SCENARIO=my-scenario.
+  const { state } = createMock({ scenariosDir: join(dir, 'my-scenarios'), scenario: 'my-scenario' })
+  expect(state.scenario.name).toBe('my-scenario')
+})
+
+test('the Docker section publishes the port the container listens on', () => {
+  for (const line of block('Docker', 'sh')
+    .split('\n')
+    .filter((l) => l.includes('docker run'))) {
+    const published = /-p (\d+):(\d+)/.exec(line)?.[2]
+    const inside = /-e PORT=(\d+)/.exec(line)?.[1] ?? '4000'
+    expect(published, line).toBe(inside)
+  }
+})
+
+test('every curl example of "Test your notification flow" answers the same in 2024-10', async () => {
+  const mock = await startMock({ port: 0, logLevel: 'silent', apiGeneration: '2024-10' })
+  onTestFinished(() => mock.close())
+  for (const example of examples('Test your notification flow')) {
+    const { url, init } = toRequest(example.command, mock.url)
+    const res = await fetch(url, init)
+    const text = await res.text()
+    expect.soft(res.status, example.command).toBe(example.status)
+    if (example.body)
+      expect.soft(matchesShape(text, example.body), `${example.command}\n${text}`).toBe(true)
+  }
+})

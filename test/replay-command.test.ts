@@ -82,7 +82,8 @@ test.each([
   [['--target', 'http://x'], 'give the script to run'],
   [[ONBOARDING, '--target', 'localhost:4000'], '--target must be an http(s) URL'],
   [[ONBOARDING, '--target', 'http://x', '--report', 'xml'], '--report takes "json" or "text"'],
-  [[ONBOARDING, '--target', 'http://x', '--verbose'], "Unknown option '--verbose'"],
+  [[ONBOARDING, '--target', 'http://x', '--verbose'], 'unknown option --verbose'],
+  [[ONBOARDING, '--taget', 'http://x'], 'unknown option --taget; did you mean --target?'],
 ])('exits 2 with a clear message for the usage %j', async (argv, message) => {
   const { io, out } = captureIo()
   expect(await replayCommand(argv, io)).toBe(2)

@@ -1,4 +1,5 @@
 import type { JournalEntry, JournalFilter } from '../journal/journal.js'
+import type { RuleView } from '../chaos/rules.js'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
@@ -12,15 +13,31 @@ export interface AdminClientOptions {
   fetch?: FetchLike
 }
 
+/** A clock as `GET /__admin/clock` shows it. */
+export interface ClockView {
+  now: string
+  fixed: boolean
+  pending: number
+  /** After a move: the delayed steps it ran. */
+  ran?: number
+}
+
 export class AdminError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown
   ) {
-    const message = (body as { message?: unknown })?.message
-    super(
-      `novu-mock admin call failed with ${status}: ${Array.isArray(message) ? message.join('; ') : String(message)}`
-    )
+    const { message, errors } = (body ?? {}) as {
+      message?: unknown
+      errors?: { general?: { messages?: unknown } }
+    }
+    // The 2026-08 generation keeps the details under errors.general.messages.
+    const details = errors?.general?.messages
+    const text = [message, details]
+      .flatMap((part) => (Array.isArray(part) ? part : part === undefined ? [] : [part]))
+      .map(String)
+      .join('; ')
+    super(`novu-mock admin call failed with ${status}: ${text}`)
     this.name = 'AdminError'
   }
 }
@@ -60,10 +77,11 @@ export function createAdminClient(options: AdminClientOptions) {
     if (!res.ok) throw new AdminError(res.status, parsed)
     return parsed as T
   }
+
   const key = (apiKey?: string) =>
     apiKey === undefined ? '' : `?apiKey=${encodeURIComponent(apiKey)}`
 
-  return {
+  const client = {
     health: () => call<{ status: 'ok'; version: string; scenario: string }>('GET', '/health'),
     scenarios: async () =>
       (await call<{ data: { name: string; description: string }[] }>('GET', '/scenarios')).data,
@@ -76,24 +94,100 @@ export function createAdminClient(options: AdminClientOptions) {
           typeof scenario === 'string' ? { name: scenario } : { scenario }
         )
       ).data,
+    /**
+     * Without a key: every environment, the journal and the rules back to the scenario. With one:
+     * that key's environment, the rules that match only that key and its journal entries.
+     */
     reset: (apiKey?: string) => call<unknown>('POST', `/reset${key(apiKey)}`),
     exportState: (apiKey: string) => call<Record<string, unknown[]>>('GET', `/state${key(apiKey)}`),
     importState: (apiKey: string, data: unknown) =>
       call<Record<string, unknown[]>>('PUT', `/state${key(apiKey)}`, data),
-    addRule: <T = Record<string, unknown>>(rule: Record<string, unknown>) =>
+    /** Resolves to `{ data: rule }`, the rule with its id and counters. */
+    addRule: <T = { data: RuleView }>(rule: Record<string, unknown>) =>
       call<T>('POST', '/rules', rule),
-    rules: () => call<unknown>('GET', '/rules'),
-    removeRule: (id: string) => call<unknown>('DELETE', `/rules/${encodeURIComponent(id)}`),
-    clearRules: () => call<unknown>('DELETE', '/rules'),
+    /** `{ data: rules, maxRules }`, newest first; with a key, only the rules that match just that key. */
+    rules: (apiKey?: string) =>
+      call<{ data: RuleView[]; maxRules: number }>('GET', `/rules${key(apiKey)}`),
+    removeRule: (id: string) =>
+      call<{ data: RuleView }>('DELETE', `/rules/${encodeURIComponent(id)}`),
+    /** Removes every rule, or only the rules that match just the key: `{ data: { removed } }`. */
+    clearRules: (apiKey?: string) =>
+      call<{ data: { removed: number } }>('DELETE', `/rules${key(apiKey)}`),
     setLatency: (latency: number | Record<string, unknown>) =>
       call<unknown>('PUT', '/latency', typeof latency === 'number' ? { ms: latency } : latency),
     requests: async (filter?: JournalFilter) =>
       (await call<{ data: JournalEntry[] }>('GET', `/requests${filterQuery(filter)}`)).data,
     countRequests: async (filter?: JournalFilter) =>
       (await call<{ count: number }>('GET', `/requests/count${filterQuery(filter)}`)).count,
-    clearRequests: async () =>
-      (await call<{ data: { cleared: number } }>('DELETE', '/requests')).data.cleared,
+    /** Clears the journal, or only the key's entries; resolves to how many went. */
+    clearRequests: async (apiKey?: string) =>
+      (await call<{ data: { cleared: number } }>('DELETE', `/requests${key(apiKey)}`)).data.cleared,
+    /** The journal (with the same filters) as a replay script object. */
+    exportRequests: (filter?: JournalFilter & { name?: string }) =>
+      call<Record<string, unknown>>('GET', `/requests/export${filterQuery(filter)}`),
+    /** The time of a key's environment (or the scenario's clock) and its delayed steps still waiting. */
+    clock: async (apiKey?: string) =>
+      (await call<{ data: ClockView }>('GET', `/clock${key(apiKey)}`)).data,
+    /**
+     * Moves a key's clock (or every key's) forward, by ms or a duration such as `"15m"`, or to
+     * `{ to: ISO }`, and runs the delays and digests that became due.
+     */
+    advanceClock: async (by: number | string | { to: string }, apiKey?: string) =>
+      (
+        await call<{ data: ClockView }>(
+          'POST',
+          `/clock${key(apiKey)}`,
+          typeof by === 'object' ? by : { advance: by }
+        )
+      ).data,
+    /**
+     * A client for one API key: its reads, counts, rules and resets touch that key only, so
+     * parallel test files that each use their own key never see each other's data, rules or
+     * journal. Rules it adds match that key only.
+     *
+     * @example
+     * const admin = createAdminClient({ baseUrl }).forKey('orders-test')
+     * beforeEach(() => admin.reset())
+     * await admin.addRule({ match: { method: 'POST', path: '/v1/workflows' }, fault: { status: 503 }, times: 1 })
+     * expect(await admin.countRequests({ method: 'POST', path: '/v1/workflows' })).toBe(2)
+     */
+    forKey: (apiKey: string) => scopedClient(apiKey),
   }
+
+  function scopedClient(apiKey: string) {
+    const own = async <F extends JournalFilter>(filter?: F) => {
+      if (filter?.apiKey !== undefined && filter.apiKey !== apiKey)
+        throw new Error(`this admin client is scoped to one API key: drop filter.apiKey`)
+      return { ...filter, apiKey }
+    }
+    return {
+      apiKey,
+      /** The key's environment, its rules (the scenario's come back) and its journal entries. */
+      reset: () => client.reset(apiKey),
+      exportState: () => client.exportState(apiKey),
+      importState: (data: unknown) => client.importState(apiKey, data),
+      /** Adds a rule that matches this key only (match.apiKey is set for you). */
+      addRule: <T = { data: RuleView }>(rule: Record<string, unknown>) =>
+        call<T>('POST', `/rules${key(apiKey)}`, rule),
+      rules: () => client.rules(apiKey),
+      /** Removes one of this key's rules; another key's rule is a 404. */
+      removeRule: (id: string) =>
+        call<{ data: RuleView }>('DELETE', `/rules/${encodeURIComponent(id)}${key(apiKey)}`),
+      clearRules: () => client.clearRules(apiKey),
+      clock: () => client.clock(apiKey),
+      advanceClock: (by: number | string | { to: string }) => client.advanceClock(by, apiKey),
+      requests: async (filter?: Omit<JournalFilter, 'apiKey'>) =>
+        client.requests(await own(filter)),
+      countRequests: async (filter?: Omit<JournalFilter, 'apiKey'>) =>
+        client.countRequests(await own(filter)),
+      clearRequests: () => client.clearRequests(apiKey),
+      exportRequests: async (filter?: Omit<JournalFilter, 'apiKey'> & { name?: string }) =>
+        client.exportRequests(await own(filter)),
+    }
+  }
+
+  return client
 }
 
 export type AdminClient = ReturnType<typeof createAdminClient>
+export type ScopedAdminClient = ReturnType<AdminClient['forKey']>

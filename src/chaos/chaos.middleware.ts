@@ -34,6 +34,7 @@ async function applyChaos(
   decision: Decision | undefined
 ): Promise<Response | void> {
   if (decision) c.set('rule', decision.ruleId)
+  if (decision?.outcome && !('pass' in decision.outcome)) c.set('outcome', decision.outcome)
   const delayMs = Math.min(state.latency + (decision?.delayMs ?? 0), MAX_DELAY_MS)
   if (delayMs > 0) c.set('delayMs', Math.round(delayMs * 100) / 100)
   // The request's signal aborts when the client disconnects, which ends the wait early.

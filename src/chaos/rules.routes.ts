@@ -3,17 +3,37 @@ import { badRequest, httpError, notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
+import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 import { RuleSetError } from './rules.js'
+import { admitRule } from './rule-budget.js'
 import { LatencySchema, RuleSchema, RuleViewSchema, type Rule } from './rules.schemas.js'
 
 const tags = ['admin']
 const RuleIdParamsSchema = z.object({
   id: z.string().meta({ description: 'the rule id, e.g. rule-1' }),
 })
+const KeyQuerySchema = OptionalApiKeyQuerySchema.extend({
+  apiKey: OptionalApiKeyQuerySchema.shape.apiKey.meta({
+    description: 'only the rules whose match.apiKey is this key (what a per-key reset removes)',
+  }),
+})
+
+/** A rule added for one key matches that key only: a different match.apiKey is a mistake. */
+function scopedRule(rule: Rule, apiKey: string | undefined): Rule {
+  if (apiKey === undefined) return rule
+  if (rule.match.apiKey !== undefined && rule.match.apiKey !== apiKey)
+    throw badRequest([
+      `match.apiKey: the rule is added for the key of ?apiKey=, so it cannot match another key`,
+    ])
+  return { ...rule, match: { ...rule.match, apiKey } }
+}
 
 function addRule(state: MockState, rule: Rule) {
+  const room = admitRule(state, rule)
   try {
-    return state.rules.add(rule)
+    const added = state.rules.add(rule)
+    room.keep(added.id)
+    return added
   } catch (error) {
     if (!(error instanceof RuleSetError)) throw error
     if (error.code === 'duplicate') throw httpError(409, error.message)
@@ -37,14 +57,18 @@ export function ruleRoutes(state: MockState): AnyRoute[] {
           schema: z.object({ data: z.array(RuleViewSchema), maxRules: z.number() }),
         },
       },
-      handler: (c) => json(c, 200, { data: state.rules.list(), maxRules: state.options.maxRules }),
+      query: KeyQuerySchema,
+      handler: (c, { query }) =>
+        json(c, 200, { data: state.rules.list(query.apiKey), maxRules: state.options.maxRules }),
     }),
     defineRoute({
       method: 'POST',
       path: '/__admin/rules',
-      summary: 'Add a chaos rule (latency and/or fault); the newest matching rule wins',
+      summary:
+        'Add a chaos rule (latency and/or fault); the newest matching rule wins. With apiKey, the rule matches that key only',
       tags,
       auth: 'admin',
+      query: OptionalApiKeyQuerySchema,
       body: RuleSchema,
       responses: {
         201: { description: 'Added, with its id', schema: z.object({ data: RuleViewSchema }) },
@@ -53,15 +77,17 @@ export function ruleRoutes(state: MockState): AnyRoute[] {
         },
         409: { description: 'A rule with this id exists' },
       },
-      handler: (c, { body }) => json(c, 201, { data: addRule(state, body) }),
+      handler: (c, { body, query }) =>
+        json(c, 201, { data: addRule(state, scopedRule(body, query.apiKey)) }),
     }),
     defineRoute({
       method: 'DELETE',
       path: '/__admin/rules/:id',
-      summary: 'Remove one chaos rule',
+      summary: 'Remove one chaos rule (with apiKey, only if it matches that key only)',
       tags,
       auth: 'admin',
       params: RuleIdParamsSchema,
+      query: OptionalApiKeyQuerySchema,
       responses: {
         200: {
           description: 'Removed; the rule as it was',
@@ -69,27 +95,33 @@ export function ruleRoutes(state: MockState): AnyRoute[] {
         },
         404: { description: 'No rule with this id' },
       },
-      handler(c, { params }) {
-        const removed = state.rules.remove(params.id)
-        if (!removed)
-          throw notFound(`No rule with id "${params.id}". GET /__admin/rules lists the rules.`)
-        return json(c, 200, { data: removed })
+      handler(c, { params, query }) {
+        const found = state.rules.get(params.id)
+        if (!found || (query.apiKey !== undefined && found.match.apiKey !== query.apiKey))
+          throw notFound(
+            query.apiKey === undefined
+              ? `No rule with id "${params.id}". GET /__admin/rules lists the rules.`
+              : `No rule with id "${params.id}" for this key. GET /__admin/rules?apiKey=… lists them.`
+          )
+        return json(c, 200, { data: state.rules.remove(params.id) })
       },
     }),
     defineRoute({
       method: 'DELETE',
       path: '/__admin/rules',
       summary:
-        "Remove every chaos rule, the scenario's included (POST /__admin/reset brings those back)",
+        "Remove every chaos rule, the scenario's included (POST /__admin/reset brings those back); with apiKey, only the rules that match just that key",
       tags,
       auth: 'admin',
+      query: KeyQuerySchema,
       responses: {
         200: {
           description: 'How many were removed',
           schema: z.object({ data: z.object({ removed: z.number() }) }),
         },
       },
-      handler: (c) => json(c, 200, { data: { removed: state.rules.clear() } }),
+      handler: (c, { query }) =>
+        json(c, 200, { data: { removed: state.rules.clear(query.apiKey) } }),
     }),
     defineRoute({
       method: 'GET',

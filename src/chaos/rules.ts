@@ -46,6 +46,8 @@ interface LiveRule {
   fired: number
   timesLeft?: number
   step: number
+  /** A scenario rule's place in the scenario's list, so a per-key reset can put it back there. */
+  position?: number
 }
 
 /** Validates and normalises any input (admin body, scenario entry, programmatic call). */
@@ -172,8 +174,12 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
     get size() {
       return rules.length
     },
-    /** In the order they are tried: newest first. */
-    list: (): RuleView[] => rules.map(view).reverse(),
+    /** In the order they are tried: newest first; with a key, only the rules that match just that key. */
+    list: (apiKey?: string): RuleView[] =>
+      rules
+        .filter((r) => apiKey === undefined || r.apiKey === apiKey)
+        .map(view)
+        .reverse(),
     get: (id: string) => {
       const live = rules.find((r) => r.id === id)
       return live && view(live)
@@ -192,11 +198,43 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
       drop(live)
       return view(live)
     },
-    clear(): number {
+    /** Removes every rule, or only those whose `match.apiKey` is the key; returns how many went. */
+    clear(apiKey?: string): number {
+      if (apiKey !== undefined) {
+        const theirs = rules.filter((r) => r.apiKey === apiKey)
+        for (const live of theirs) drop(live)
+        return theirs.length
+      }
       const count = rules.length
       rules = []
       index.clear()
       return count
+    },
+    /**
+     * A per-key reset: removes the rules that match only this key, then puts back the scenario's
+     * rules for it, with fresh counters, in their place among the others. Other keys' rules and
+     * the rules that match every key keep their counters.
+     */
+    resetKey(apiKey: string, scenarioRules: readonly unknown[]): void {
+      const own = scenarioRules
+        .map((input, position) => ({ rule: parseRule(input), position }))
+        .filter(({ rule }) => rule.match.apiKey === apiKey)
+      const kept = rules.filter((r) => r.apiKey !== apiKey)
+      const taken = new Set(kept.map((r) => r.id))
+      const fresh = own.map(({ rule, position }) => {
+        const id = rule.id !== undefined && !taken.has(rule.id) ? rule.id : freshId(taken)
+        taken.add(id)
+        return { ...compile(id, 'scenario', rule), position }
+      })
+      // Scenario rules are older than every admin rule: they go first, in the scenario's order.
+      const order = (r: LiveRule) => (r.source === 'scenario' ? (r.position ?? 0) : Infinity)
+      const merged = [...kept, ...fresh].sort((a, b) => order(a) - order(b) || a.seq - b.seq)
+      rules = []
+      index.clear()
+      for (const live of merged) {
+        live.seq = ++lastSeq
+        keep(live)
+      }
     },
     /**
      * Keeps only the scenario's rules, re-created with fresh counters and ids from rule-1. All of
@@ -221,7 +259,9 @@ export function createRuleSet({ rng: initialRng, maxRules }: { rng: Rng; maxRule
       lastId = 0
       // A reset starts the fault sequence over, as a fresh process with the same seed would.
       if (reseeded) rng = reseeded
-      for (const rule of parsed) keep(compile(rule.id ?? freshId(taken), 'scenario', rule))
+      parsed.forEach((rule, position) =>
+        keep({ ...compile(rule.id ?? freshId(taken), 'scenario', rule), position })
+      )
     },
     /** The hot path: the newest matching rule, its counters moved on; undefined when none fires. */
     decide(req: RequestFacts): Decision | undefined {

@@ -15,6 +15,8 @@ export function json(c: Context, status: ContentfulStatusCode, body: unknown): R
 
 /** JSON already serialised, sent as `json()` sends it. */
 export function jsonText(c: Context, status: ContentfulStatusCode, text: string): Response {
+  // A reference, not a copy: the journal keeps the head of 2xx answers to find ids in.
+  if (status < 300) c.set('responseText', text)
   return c.body(text, status, JSON_HEADERS)
 }
 

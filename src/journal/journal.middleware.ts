@@ -5,6 +5,7 @@ import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { JournalEntry } from './journal.js'
+import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
 
 export const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
@@ -55,9 +56,26 @@ function bodyHead(raw: string): string {
   return raw.length > MAX_JOURNAL_BODY ? raw.slice(0, MAX_JOURNAL_BODY).split('').join('') : raw
 }
 
+/**
+ * The head of a 2xx JSON answer, to find ids in on read. A short answer is kept by reference (no
+ * copy); a long one's head is copied out (through bytes: a slice would keep the whole answer
+ * alive), so an entry holds at most RESPONSE_HEAD_BYTES characters of it.
+ */
+function responseHead(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined
+  if (text.length <= RESPONSE_HEAD_BYTES / 2) return text
+  return Buffer.from(text.slice(0, RESPONSE_HEAD_BYTES), 'utf8').toString('utf8')
+}
+
 function apiKeyOf(c: Context): string | undefined {
   const header = c.req.header('authorization')
   return header?.startsWith('ApiKey ') ? header.slice(7) : undefined
+}
+
+function responseIdsOf(head: string | undefined): { responseIds?: Record<string, string> } {
+  if (head === undefined) return {}
+  const ids = idsInJson(head)
+  return Object.keys(ids).length ? { responseIds: ids } : {}
 }
 
 // These faults never send a response; malformed and slow bodies do, with the route's status.
@@ -98,6 +116,8 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
     const environmentId = c.get('env')?._environmentId
     const rule = c.get('rule')
     const fault = c.get('fault')
+    const outcome = c.get('outcome')
+    const head = c.res.status < 300 ? responseHead(c.get('responseText')) : undefined
     const delayMs = c.get('delayMs')
     const matched = c.get('matched') === true || (rule !== undefined && routeExists(method, path))
     const status = statusOf(c)
@@ -117,9 +137,11 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
         durationMs,
         ...(rule ? { rule } : {}),
         ...(fault ? { fault } : {}),
+        ...(outcome ? { outcome } : {}),
         ...(delayMs !== undefined ? { delayMs } : {}),
         matched,
         ...(matched ? {} : { closestRoutes: closestRoutes(method, path) }),
+        ...responseIdsOf(head),
       }),
       key?.slice(0, 256)
     )

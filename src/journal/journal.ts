@@ -1,4 +1,5 @@
 import { pathMatcher } from '../http/path-pattern.js'
+import type { Outcome } from '../chaos/rules.schemas.js'
 /** One recorded request and what the mock answered. */
 export interface JournalEntry {
   id: number
@@ -17,10 +18,17 @@ export interface JournalEntry {
   /** The id of the chaos rule that fired, if any, and the fault it produced. */
   rule?: string
   fault?: string
+  /** What that rule answered: `{status, body?, headers?}`, `{network, …}`; absent when it only delayed or passed the call. */
+  outcome?: Outcome
   /** The delay chaos added (global latency plus the rule's), in ms. */
   delayMs?: number
   matched: boolean
   closestRoutes?: string[]
+  /**
+   * The ObjectIds a 2xx JSON response carried in its first 4 kB, by JSON path
+   * (`{"$.data._id": "66fb…"}`): an exported script saves them and reuses them by name.
+   */
+  responseIds?: Record<string, string>
 }
 
 export interface JournalFilter {
@@ -117,10 +125,28 @@ export function createJournal(capacity: number) {
     search,
     count: (filter: JournalFilter = {}) => select(filter).length,
     size: () => Math.min(total, capacity),
-    clear() {
+    /** Removes every entry, or only those of one API key (the full key); returns how many went. */
+    clear(filter: { apiKey?: string } = {}): number {
+      const held = Math.min(total, capacity)
+      if (filter.apiKey === undefined) {
+        slots = new Array(capacity)
+        next = 0
+        total = 0
+        return held
+      }
+      // Oldest first, the key's entries left out, then laid out again from slot 0.
+      const kept: Slot[] = []
+      for (let i = held; i >= 1; i--) {
+        const slot = slots[(next - i + capacity) % capacity]
+        if (slot && slot.key !== filter.apiKey) kept.push(slot)
+      }
+      const removed = held - kept.length
+      if (removed === 0) return 0
       slots = new Array(capacity)
-      next = 0
-      total = 0
+      kept.forEach((slot, i) => (slots[i] = slot))
+      next = kept.length % capacity
+      total = kept.length
+      return removed
     },
   }
 }

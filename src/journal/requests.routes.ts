@@ -4,6 +4,7 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { JournalFilter } from './journal.js'
+import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 
 const tags = ['admin']
 
@@ -116,20 +117,18 @@ export function requestRoutes(state: MockState): AnyRoute[] {
     defineRoute({
       method: 'DELETE',
       path: '/__admin/requests',
-      summary: 'Clear the journal',
+      summary: "Clear the journal, or only one API key's entries",
       tags,
       auth: 'admin',
+      query: OptionalApiKeyQuerySchema,
       responses: {
         200: {
           description: 'Cleared',
           schema: z.object({ data: z.object({ cleared: z.number() }) }),
         },
       },
-      handler(c) {
-        const cleared = state.journal.size()
-        state.journal.clear()
-        return json(c, 200, { data: { cleared } })
-      },
+      handler: (c, { query }) =>
+        json(c, 200, { data: { cleared: state.journal.clear({ apiKey: query.apiKey }) } }),
     }),
   ]
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { loadReplayScript, ReplayScriptError } from './load.js'
 import { formatReport } from './report.js'
 import { runReplay } from './runner.js'
+import { REPLAY_FLAG_NAMES, replayOptionRows, unknownFlagMessage } from './usage.js'
 
 export const REPLAY_USAGE = `Usage: novu-mock replay SCRIPT --target URL [options]
 
@@ -10,12 +11,7 @@ Runs a replay script (YAML, or JSON by its .json extension) against a base URL, 
 the real service's, and reports each step.
 
 Options:
-  --target URL         base URL to replay against (required), e.g. http://127.0.0.1:4000
-  --api-key KEY        sent as "Authorization: ApiKey KEY"; overrides the script's apiKey
-  --admin-token TOKEN  sent as "Authorization: Bearer TOKEN" on admin steps
-  --skip-admin         mark admin steps skipped: the real service has no /__admin API
-  --report json        print the JSON report instead of one line per step
-  --report-file FILE   write the JSON report to FILE
+${replayOptionRows().join('\n')}
   -h, --help           show this help
 
 Exit codes: 0 every step passed, 1 a step failed, 2 usage error or invalid script.
@@ -43,7 +39,7 @@ function parse(argv: string[]) {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(unknownFlagMessage(argv, REPLAY_FLAG_NAMES) ?? (error as Error).message)
   }
   const { values } = parsed
   // src/cli.ts may pass its argv whole, subcommand included.

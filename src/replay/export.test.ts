@@ -22,7 +22,7 @@ test('puts newest-first entries back in the order they came', () => {
   const first = entry({ path: '/v1/topics' })
   const second = entry({ path: '/v1/workflows' })
   const script = journalToScript([second, first])
-  expect(script.steps.map((s) => s.request?.path)).toEqual(['/v1/topics', '/v1/workflows'])
+  expect(script.steps.slice(1).map((s) => s.request?.path)).toEqual(['/v1/topics', '/v1/workflows'])
 })
 
 test('rebuilds the query, keeps the JSON body and expects the recorded status', () => {
@@ -40,7 +40,7 @@ test('rebuilds the query, keeps the JSON body and expects the recorded status', 
       status: 201,
     }),
   ])
-  expect(script.steps[0]).toEqual({
+  expect(script.steps[1]).toEqual({
     request: {
       method: 'POST',
       path: '/v1/workflows?a=1&tag=x&tag=y+z',
@@ -53,25 +53,83 @@ test('rebuilds the query, keeps the JSON body and expects the recorded status', 
 
 test('sends no Authorization where the recorded request had none', () => {
   const script = journalToScript([entry({ headers: {}, status: 401 })])
-  expect(script.steps[0]?.request?.headers).toEqual({ Authorization: null })
+  expect(script.steps[1]?.request?.headers).toEqual({ Authorization: null })
 })
 
 test('leaves out a truncated body and says so', () => {
   const step = journalToScript([entry({ method: 'POST', body: '{"a":', bodyTruncated: true })])
-    .steps[0]
+    .steps[1]
   expect(step?.request?.body).toBeUndefined()
   expect(step?.description).toMatch(/only the start of the body/)
 })
 
-test('expects nothing of a request the mock answered with a network fault', () => {
-  const step = journalToScript([entry({ status: 0, fault: 'reset', rule: 'rule-1' })]).steps[0]
-  expect(step?.expect).toBeUndefined()
-  expect(step?.description).toMatch(/network fault \(reset\)/)
+test('leaves out a call a connection fault cut off, and says so in the description', () => {
+  const script = journalToScript([
+    entry({
+      path: '/v1/topics',
+      status: 0,
+      fault: 'reset',
+      rule: 'rule-1',
+      outcome: { network: 'reset' },
+    }),
+  ])
+  expect(script.steps.filter((s) => s.request)).toEqual([])
+  expect(script.description).toMatch(/Left out: GET \/v1\/topics .*reset fault/)
+})
+
+test('starts with a reset of the replay key', () => {
+  const script = journalToScript([entry({})])
+  expect(script.steps[0]).toMatchObject({ admin: { reset: { apiKey: '{{apiKey}}' } } })
+})
+
+test('saves an id from the answer that carried it and sends it by name afterwards', () => {
+  const id = '0123456789abcdef01234567'
+  const script = journalToScript([
+    entry({
+      method: 'POST',
+      path: '/v1/workflows',
+      status: 201,
+      responseIds: { '$.data._id': id },
+    }),
+    entry({
+      method: 'PUT',
+      path: `/v1/workflows/${id}/status`,
+      body: `{"active":true,"again":"${id}"}`,
+    }),
+  ])
+  expect(script.steps[1]?.save).toEqual({ workflowId: '$.data._id' })
+  expect(script.steps[2]?.request).toMatchObject({
+    path: '/v1/workflows/{{workflowId}}/status',
+    body: { active: true, again: '{{workflowId}}' },
+  })
+})
+
+test('keeps an id no answer carried as it is, and saves nothing for it', () => {
+  const id = '66fbb0a0c1f2e3d4a5b60001'
+  const script = journalToScript([entry({ path: `/v1/notification-groups/${id}` })])
+  expect(script.steps[1]?.request?.path).toBe(`/v1/notification-groups/${id}`)
+  expect(script.steps.some((s) => s.save)).toBe(false)
+})
+
+test('precedes a call a chaos rule answered with a one-shot rule for the replay key', () => {
+  const script = journalToScript([
+    entry({
+      status: 503,
+      rule: 'rule-4',
+      outcome: { status: 503, headers: { 'Retry-After': '1' } },
+    }),
+  ])
+  expect(script.steps[1]?.admin?.addRule).toMatchObject({
+    match: { method: 'GET', path: '/v1/topics', apiKey: '{{apiKey}}' },
+    fault: { status: 503, headers: { 'Retry-After': '1' } },
+    times: 1,
+  })
+  expect(script.steps[2]).toMatchObject({ mockOnly: true, expect: { status: 503 } })
 })
 
 test('leaves admin requests out', () => {
   const script = journalToScript([entry({ path: '/__admin/reset', method: 'POST' }), entry({})])
-  expect(script.steps).toHaveLength(1)
+  expect(script.steps.filter((s) => s.request)).toHaveLength(1)
 })
 
 test('writes YAML that parses back to a valid, equal script', () => {

@@ -72,7 +72,11 @@ export async function runReplay(
     apiKey: options.apiKey ?? script.apiKey,
     adminToken: options.adminToken,
     skipAdmin: options.skipAdmin ?? false,
-    variables: { ...script.variables },
+    // `{{apiKey}}` is the key the replay runs with, unless the script names its own variable.
+    variables: {
+      ...((options.apiKey ?? script.apiKey) ? { apiKey: options.apiKey ?? script.apiKey } : {}),
+      ...script.variables,
+    },
   }
   const steps: StepReport[] = []
   for (const [i, step] of script.steps.entries()) steps.push(await runStep(step, i + 1, context))
@@ -91,24 +95,53 @@ export async function runReplay(
 function runStep(step: ReplayStep, index: number, context: RunContext): Promise<StepReport> {
   const name = step.name !== undefined ? { name: step.name } : {}
   if (step.admin) return runAdminStep(step.admin, { index, ...name }, context)
+  if (step.mockOnly && context.skipAdmin && step.request)
+    return Promise.resolve({
+      index,
+      ...name,
+      method: step.request.method,
+      path: step.request.path,
+      status: 0,
+      durationMs: 0,
+      ok: true,
+      skipped: true,
+      failures: [],
+    })
   if (step.request) return runRequestStep(step, step.request, { index, ...name }, context)
   // The schema lets no step through without one of the two.
   throw new Error(`step ${index} has neither "request" nor "admin"`)
 }
 
+/** A key an admin step names that is still a placeholder: nothing defined it. */
+function unresolvedKey(admin: ReplayAdmin): string | undefined {
+  const keys = [
+    typeof admin.reset === 'object' ? admin.reset.apiKey : undefined,
+    (admin.addRule?.match as { apiKey?: unknown } | undefined)?.apiKey,
+  ]
+  const left = keys.find((key) => typeof key === 'string' && /\{\{\s*[\w-]+\s*\}\}/.test(key))
+  return left as string | undefined
+}
+
 async function runAdminStep(
-  admin: ReplayAdmin,
+  raw: ReplayAdmin,
   head: Pick<StepReport, 'index' | 'name'>,
   context: RunContext
 ): Promise<StepReport> {
+  // Placeholders count in admin steps too: `reset: { apiKey: '{{apiKey}}' }`, a saved id in a rule.
+  const admin = substitute(raw, context.variables) as ReplayAdmin
   const call = adminCall(admin)
   const named = { ...head, name: head.name ?? `admin ${adminActionName(admin)}` }
   const full = { ...named, method: call.method, path: call.path }
   if (context.skipAdmin)
     return { ...full, status: 0, durationMs: 0, ok: true, skipped: true, failures: [] }
+  const left = unresolvedKey(admin)
+  if (left !== undefined)
+    return finish(full, 0, 0, [
+      `not sent: ${left} is not defined (give --api-key, or the script's apiKey)`,
+    ])
   const headers = new Headers()
   if (context.adminToken) headers.set('authorization', `Bearer ${context.adminToken}`)
-  const body = substitute(call.body, context.variables)
+  const body = call.body
   const sent = await send({ ...call, headers, body }, context)
   if ('error' in sent) return finish(full, 0, sent.durationMs, [sent.error])
   const { status } = sent.response

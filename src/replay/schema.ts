@@ -43,7 +43,7 @@ export const ReplayAdminSchema = z
     loadScenario: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
     /** A chaos rule, sent as it is to POST /__admin/rules. */
     addRule: z.record(z.string(), z.unknown()).optional(),
-    /** `true` resets every environment; `{ apiKey }` only that key's. */
+    /** `true` resets every environment; `{ apiKey }` only that key's (`'{{apiKey}}'`: the replay's own). */
     reset: z.union([z.literal(true), z.strictObject({ apiKey: z.string().min(1) })]).optional(),
     clearRules: z.literal(true).optional(),
   })
@@ -59,6 +59,8 @@ export const ReplayStepSchema = z
     expect: ReplayExpectSchema.optional(),
     save: ReplaySaveSchema.optional(),
     admin: ReplayAdminSchema.optional(),
+    /** Only meaningful against the mock (a chaos rule answered it): skipped with --skip-admin. */
+    mockOnly: z.boolean().optional(),
   })
   .refine(exactlyOne(['request', 'admin']), { message: 'a step has either "request" or "admin"' })
   .refine((step) => step.admin === undefined || (!step.expect && !step.save), {

@@ -1,13 +1,27 @@
 import { createRequire } from 'node:module'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { extname, join } from 'node:path'
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs'
+import { extname, join, sep } from 'node:path'
 import { PACKAGE_ROOT } from '../package-root.js'
 import { z } from 'zod'
 import { DataSchema, ScenarioSchema, type Scenario, type ScenarioData } from './schema.js'
+import { describeJsonError, describeYamlError } from './parse-errors.js'
+import { loadScenarioText } from './scenario-file.js'
 
 export const BUILTIN_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
 const EXTENSIONS = ['.yaml', '.yml', '.json']
+/** As large as an inline scenario may be (the admin body limit): parsing takes a few times this. */
+export const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024
 
 /** A problem found while reading or validating a scenario, with the path to the bad value. */
 export interface ScenarioProblem {
@@ -37,8 +51,12 @@ export function parseScenarioText(text: string, format: 'yaml' | 'json'): unknow
   try {
     return format === 'json' ? JSON.parse(text) : parseYaml(text)
   } catch (error) {
+    const where =
+      format === 'json'
+        ? describeJsonError(text, error as Error)
+        : describeYamlError(error as Error)
     throw new ScenarioError(`the scenario file is not valid ${format.toUpperCase()}`, [
-      { path: '', message: (error as Error).message },
+      { path: '', message: where },
     ])
   }
 }
@@ -56,7 +74,22 @@ export function validateScenario(raw: unknown): Scenario {
 
 export interface ScenarioFile {
   name: string
+  /** The file's real path, inside `dir`. */
   file: string
+  dir: string
+}
+
+/**
+ * The real path of a regular file inside the folder `root` (itself a real path), or undefined:
+ * a symlink is followed only while it stays inside, so a link to /etc/passwd is no scenario.
+ */
+function insideFolder(root: string, path: string): string | undefined {
+  try {
+    const real = realpathSync(path)
+    return real.startsWith(root + sep) && statSync(real).isFile() ? real : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Scenario files found in the given folders; a later folder's file replaces an earlier one of the same name. */
@@ -64,30 +97,48 @@ export function listScenarioFiles(dirs: string[]): ScenarioFile[] {
   const byName = new Map<string, ScenarioFile>()
   for (const dir of dirs) {
     if (!existsSync(dir)) continue
+    const root = realpathSync(dir)
     for (const entry of readdirSync(dir).sort()) {
       const ext = extname(entry)
-      if (!EXTENSIONS.includes(ext) || !statSync(join(dir, entry)).isFile()) continue
-      byName.set(entry.slice(0, -ext.length), {
-        name: entry.slice(0, -ext.length),
-        file: join(dir, entry),
-      })
+      if (!EXTENSIONS.includes(ext)) continue
+      const file = insideFolder(root, join(dir, entry))
+      if (file)
+        byName.set(entry.slice(0, -ext.length), { name: entry.slice(0, -ext.length), file, dir })
     }
   }
   return [...byName.values()]
 }
 
-export function readScenarioFile(file: string): Scenario {
+/** The file's text, read through one descriptor so that the size checked is the size read. */
+function readText(file: string, noFollow: boolean): string {
+  // A listed file is already its real path: a symlink found there now was swapped in since.
+  const fd = openSync(file, constants.O_RDONLY | (noFollow ? constants.O_NOFOLLOW : 0))
+  try {
+    // Checked before reading: the text and what parsing it builds are held at once.
+    if (fstatSync(fd).size > MAX_SCENARIO_FILE_BYTES)
+      throw new ScenarioError(
+        `the scenario file is over ${MAX_SCENARIO_FILE_BYTES / 1024 / 1024} MB (the largest a scenario may be)`
+      )
+    return readFileSync(fd, 'utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** `noFollow` for a file listed from a folder: its path is already real. */
+export function readScenarioFile(file: string, { noFollow = false } = {}): Scenario {
   const format = extname(file) === '.json' ? 'json' : 'yaml'
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readText(file, noFollow)
   } catch (error) {
+    if (error instanceof ScenarioError) throw error
     throw new ScenarioError(
       `cannot read the scenario file: ${(error as NodeJS.ErrnoException).code ?? 'error'}`
     )
   }
-  const raw = parseScenarioText(text, format)
-  return validateScenario(raw)
+  // The file's rules (its name, and problems placed by line and column): scenario-file.ts.
+  return loadScenarioText(file, text, format)
 }
 
 /** The scenario's data with its fixture, if it names one, underneath. */
@@ -102,6 +153,7 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
   const own = scenario.data
   return {
     notificationGroups: [...base.notificationGroups, ...own.notificationGroups],
+    subscribers: [...base.subscribers, ...own.subscribers],
     topics: [...base.topics, ...own.topics],
     workflows: [...base.workflows, ...own.workflows],
     messages: [...base.messages, ...own.messages],

@@ -15,11 +15,42 @@ export const GroupRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
+/** A topic subscription (what an export writes); `subscribers` below is the short form. */
+export const SubscriptionRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  subscriberId: z.string().min(1),
+  identifier: z.string().min(1).max(512).optional(),
+  name: z.string().optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
 export const TopicRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   key: z.string().min(1),
-  name: z.string().optional(),
+  name: z.string().nullable().optional(),
+  /** subscriberIds: each becomes a subscription (and a subscriber, when none exists). */
   subscribers: z.array(z.string()).optional(),
+  /** Subscriptions in full; when given, `subscribers` is ignored. */
+  subscriptions: z.array(SubscriptionRecordSchema).optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
+const SubscriberText = z.string().nullable().optional()
+
+/** A subscriber as POST /v2/subscribers takes it, or as an export writes it. */
+export const SubscriberRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  subscriberId: z.string().min(1),
+  firstName: SubscriberText,
+  lastName: SubscriberText,
+  email: SubscriberText,
+  phone: SubscriberText,
+  avatar: SubscriberText,
+  locale: SubscriberText,
+  timezone: SubscriberText,
+  data: z.record(z.string(), z.unknown()).nullable().optional(),
   createdAt: IsoDate.optional(),
   updatedAt: IsoDate.optional(),
 })
@@ -49,18 +80,48 @@ export const MessageRecordSchema = z.looseObject({
   createdAt: IsoDate.optional(),
 })
 
+/**
+ * Faker-made bulk per environment. Together the maxima fit one environment (about 450 MB) in the
+ * default memory budget; the budget still decides how many such environments live at once.
+ */
 export const GenerateSchema = z.strictObject({
   notificationGroups: Count.max(1_000).default(0),
-  topics: Count.max(500_000).default(0),
-  workflows: Count.max(200_000).default(0),
-  transactions: Count.max(200_000).default(0),
+  topics: Count.max(100_000).default(0),
+  workflows: Count.max(20_000).default(0),
+  transactions: Count.max(30_000).default(0),
+})
+
+/** A delivery integration: which channel can send, with which provider. Absent list: a new environment's. */
+export const IntegrationRecordSchema = z.looseObject({
+  channel: z.enum(CHANNELS),
+  providerId: z.string().min(1),
+  active: z.boolean().default(true),
+  name: z.string().optional(),
+  identifier: z.string().optional(),
+})
+
+/** A notification with its jobs, as an export writes it (triggers create them). */
+export const NotificationRecordSchema = z.looseObject({
+  _id: ObjectId,
+  _templateId: z.string(),
+  _subscriberId: ObjectId,
+  transactionId: z.string().min(1),
+  channels: z.array(z.string()).default([]),
+  payload: z.record(z.string(), z.unknown()).default({}),
+  tags: z.array(z.string()).default([]),
+  jobs: z.array(z.looseObject({ _id: ObjectId, type: z.string(), status: z.string() })).default([]),
+  createdAt: IsoDate,
+  updatedAt: IsoDate.optional(),
 })
 
 export const DataSchema = z.strictObject({
   notificationGroups: z.array(GroupRecordSchema).default([]),
+  subscribers: z.array(SubscriberRecordSchema).default([]),
   topics: z.array(TopicRecordSchema).default([]),
   workflows: z.array(WorkflowRecordSchema).default([]),
   messages: z.array(MessageRecordSchema).default([]),
+  integrations: z.array(IntegrationRecordSchema).optional(),
+  notifications: z.array(NotificationRecordSchema).optional(),
   generate: GenerateSchema.optional(),
 })
 
@@ -70,6 +131,8 @@ export const KeySchema = z.strictObject({
   description: z.string().optional(),
   /** This key's environment answers in another generation than the scenario's. */
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
+  /** A revoked key: every request with it gets upstream's `401 API Key not found`. */
+  revoked: z.boolean().optional(),
 })
 
 export const ClockSchema = z.discriminatedUnion('mode', [
@@ -79,8 +142,12 @@ export const ClockSchema = z.discriminatedUnion('mode', [
 
 export type GroupRecord = z.infer<typeof GroupRecordSchema>
 export type TopicRecord = z.infer<typeof TopicRecordSchema>
+export type SubscriberRecord = z.infer<typeof SubscriberRecordSchema>
+export type SubscriptionRecord = z.infer<typeof SubscriptionRecordSchema>
 export type WorkflowRecord = z.infer<typeof WorkflowRecordSchema>
 export type MessageRecord = z.infer<typeof MessageRecordSchema>
+export type IntegrationRecord = z.infer<typeof IntegrationRecordSchema>
+export type NotificationRecord = z.infer<typeof NotificationRecordSchema>
 export type ScenarioData = z.infer<typeof DataSchema>
 export type ApiKeyDeclaration = z.infer<typeof KeySchema>
 
@@ -105,6 +172,7 @@ export const ScenarioSchema = z.strictObject({
     .default({ keys: [], strict: false }),
   data: DataSchema.default({
     notificationGroups: [],
+    subscribers: [],
     topics: [],
     workflows: [],
     messages: [],

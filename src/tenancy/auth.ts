@@ -4,14 +4,33 @@ import { ApiError, unauthorized } from '../errors.js'
 import { fakerLoaded, loadFaker } from '../fixtures/faker.js'
 import { EnvironmentLimitError, type Environments } from './environments.js'
 import type { Environment } from './environment.js'
+import type { Scenario } from '../scenarios/schema.js'
 
 export const MAX_API_KEY_LENGTH = 256
+
+const NO_KEYS: ReadonlySet<string> = new Set()
+const revokedByScenario = new WeakMap<Scenario, ReadonlySet<string>>()
+
+/** The keys a scenario declares revoked (`environments.keys[].revoked`), worked out once per scenario. */
+export function revokedKeys(scenario: Scenario): ReadonlySet<string> {
+  let keys = revokedByScenario.get(scenario)
+  if (!keys) {
+    const revoked = scenario.environments.keys.filter((k) => k.revoked).map((k) => k.apiKey)
+    keys = revoked.length ? new Set(revoked) : NO_KEYS
+    revokedByScenario.set(scenario, keys)
+  }
+  return keys
+}
 
 /**
  * Upstream's UserAuthGuard for API keys. The scheme is the text before the first space,
  * compared case-sensitively; each failure has its own 401 message.
  */
-export function createAuthenticator(environments: Environments) {
+export function createAuthenticator(
+  environments: Environments,
+  /** The keys that answer 401 `API Key not found` whatever the scenario's strictness. */
+  revoked: () => ReadonlySet<string> = () => NO_KEYS
+) {
   function resolve(c: Context<AppEnv>, apiKey: string): Environment {
     let env: Environment | undefined
     try {
@@ -43,6 +62,8 @@ export function createAuthenticator(environments: Environments) {
     if (!apiKey) throw unauthorized()
     // No real key is this long; refusing it keeps a hostile header from becoming an environment.
     if (apiKey.length > MAX_API_KEY_LENGTH) throw unauthorized('API Key not found')
+    // A revoked key is one upstream no longer finds: the same 401, before any environment exists.
+    if (revoked().has(apiKey)) throw unauthorized('API Key not found')
     if (!fakerLoaded()) return loadFaker().then(() => resolve(c, apiKey))
     return resolve(c, apiKey)
   }

@@ -1,0 +1,3 @@
+import { isolatedSuite } from './suite.js'
+
+isolatedSuite('orders', 'billing')
