@@ -331,7 +331,12 @@ test('malformed JSON on an admin route answers 400 in the error shape', async ()
 test('every route the app serves appears in the OpenAPI document', async () => {
   const mock = createMock({ apiGeneration: '2024-10' })
   const document = await read(await mock.app.request('/__admin/openapi.json'))
-  const served = [...NOVU_ROUTES, ...adminRoutes(mock.state)]
+  const mounted = [...NOVU_ROUTES, ...adminRoutes(mock.state)]
+  // A route another generation has (the /v2 ones) is mounted, answers Express's 404 here, and
+  // is left out of this generation's document.
+  const served = mounted.filter(
+    (route) => !route.existsIn || route.existsIn(mock.state.generation())
+  )
   for (const route of served) {
     expect(
       document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()],
@@ -343,7 +348,7 @@ test('every route the app serves appears in the OpenAPI document', async () => {
   ).length
   expect(documented).toBe(served.length)
   const hono = mock.app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`)
-  expect(new Set(hono)).toEqual(new Set(served.map((r) => `${r.method} ${r.path}`)))
+  expect(new Set(hono)).toEqual(new Set(mounted.map((r) => `${r.method} ${r.path}`)))
 })
 
 test('the OpenAPI document carries the validation bounds of the topic list', async () => {

@@ -1,3 +1,5 @@
+import { duplicateId } from '../../tenancy/unique-ids.js'
+
 export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const
 export type Channel = (typeof CHANNELS)[number]
 
@@ -40,11 +42,12 @@ export interface Message {
   __v: number
 }
 
+/** The message's subscriber: the stored subscriber itself, so a list shows it as it is now. */
 export interface MessageSubscriber {
   _id: string
-  firstName: string | null
-  lastName: string | null
-  avatar: string | null
+  firstName?: string | null
+  lastName?: string | null
+  avatar?: string | null
   subscriberId: string
   _organizationId: string
   _environmentId: string
@@ -65,15 +68,17 @@ export interface MessageQuery {
  * used mongoose-delete: a deleted message stays stored with `deleted: true` and every read skips
  * it) and hard since.
  */
-/** `knownSubscribers`: subscribers that exist without messages (topic members, say). */
-export function createMessageStore(initial: Message[], knownSubscribers: string[] = []) {
+/** `subscribers`: the environment's subscriber store, which says who exists. */
+export function createMessageStore(
+  initial: Message[],
+  subscribers: { has(subscriberId: string): boolean }
+) {
   const byId = new Map<string, Message>()
   const byTransaction = new Map<string, Message[]>()
-  const subscribers = new Set<string>(knownSubscribers)
 
   function add(message: Message) {
+    if (byId.has(message._id)) throw duplicateId('messages', message._id)
     byId.set(message._id, message)
-    subscribers.add(message.subscriber.subscriberId)
     const same = byTransaction.get(message.transactionId)
     if (same) same.push(message)
     else byTransaction.set(message.transactionId, [message])
@@ -116,6 +121,12 @@ export function createMessageStore(initial: Message[], knownSubscribers: string[
 
     hasSubscriber: (subscriberId: string) => subscribers.has(subscriberId),
 
+    /** Forgets every message of a subscriber (by internal id), deleted ones included. */
+    removeBySubscriber(subscriberInternalId: string) {
+      for (const message of [...byId.values()])
+        if (message._subscriberId === subscriberInternalId) drop(message, '', true)
+    },
+
     remove(id: string, at: string, hard: boolean) {
       const message = byId.get(id)
       if (!message || message.deleted) return false
@@ -133,9 +144,10 @@ export function createMessageStore(initial: Message[], knownSubscribers: string[
           (!query.channel || m.channel === query.channel) &&
           (!query.subscriberId || m.subscriber.subscriberId === query.subscriberId)
       )
-      return matching.sort((a, b) =>
-        a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0
-      )
+      // Newest first; among equal times (a fixed clock, one trigger's steps) the later one first.
+      return matching
+        .reverse()
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
     },
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { badRequest, CommandValidationError, type FieldViolation } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isInt, isString, max, min, type Check } from '../../http/rules.js'
-import type { Topic } from './topics.store.js'
+import type { Subscription, Topic } from './topics.store.js'
 
 export const MAX_TOPIC_PAGE_SIZE = 10
 
@@ -13,16 +13,24 @@ export interface ListTopicsQuery {
   name?: string
 }
 
-/** How GET /v1/topics differs between generations. */
+/** How the topic routes differ between generations. */
 export interface TopicsRules {
+  /** Whether the server has /v2/topics (and its subscriptions): upstream added them in 2025. */
+  v2: boolean
   /** What the request DTO validates (the pipe). */
   listQuery: z.ZodType<ListTopicsQuery>
   /** The page and size after the command's or the use case's own checks. */
   paging(query: ListTopicsQuery): { page: number; pageSize: number }
   /** The newer server filters on `name`; the older one ignores it as an unknown parameter. */
   filtersByName: boolean
-  /** A topic as the list projects it. */
+  /** A topic as the v1 routes project it (list, get, rename). */
   listItem(topic: Topic): Record<string, unknown>
+  /** POST /v1/topics: the newer command trims the key and the name (`@Transform`). */
+  trimsOnCreate: boolean
+  /** PATCH /v1/topics/{key}: the newer use case refuses an empty name (400 `Name is required`). */
+  requiresName: boolean
+  /** GET /v1/topics/{key}/subscribers/{id}: the membership as answered. */
+  member(subscription: Subscription): Record<string, unknown>
 }
 
 const keyField = field<string>(
@@ -49,6 +57,23 @@ export const topics2024: TopicsRules = {
   },
   filtersByName: false,
   listItem: ({ createdAt: _created, updatedAt: _updated, ...item }) => item,
+  v2: false,
+  trimsOnCreate: false,
+  requiresName: false,
+  // The whole membership document (no identifier then), as the older use case spread it.
+  member: (s) => ({
+    _id: s._id,
+    _environmentId: s._environmentId,
+    _organizationId: s._organizationId,
+    _subscriberId: s._subscriberId,
+    _topicId: s._topicId,
+    topicKey: s.topicKey,
+    externalSubscriberId: s.externalSubscriberId,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    __v: 0,
+    id: s._id,
+  }),
 }
 
 const PAGE_CHECKS: Record<'page' | 'pageSize', Check[]> = {
@@ -84,4 +109,15 @@ export const topics2026: TopicsRules = {
   },
   filtersByName: true,
   listItem: (topic) => ({ ...topic }),
+  v2: true,
+  trimsOnCreate: true,
+  requiresName: true,
+  member: (s) => ({
+    externalSubscriberId: s.externalSubscriberId,
+    topicKey: s.topicKey,
+    _topicId: s._topicId,
+    _organizationId: s._organizationId,
+    _environmentId: s._environmentId,
+    _subscriberId: s._subscriberId,
+  }),
 }
