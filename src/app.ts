@@ -11,19 +11,23 @@ import { chaos } from './chaos/chaos.middleware.js'
 import { adminAuth, ADMIN_PREFIX } from './admin/admin-auth.js'
 import { adminRoutes } from './admin/admin.routes.js'
 import type { MockState } from './state.js'
-import { createAuthenticator } from './tenancy/auth.js'
+import { writeBudget } from './memory/write-budget.js'
+import { createAuthenticator, revokedKeys } from './tenancy/auth.js'
 
 /** Wires middleware and routes; never listens. */
 export function createApp(state: MockState): Hono<AppEnv> {
   // strict: false: like Express, a trailing slash names the same route.
   const app = new Hono<AppEnv>({ strict: false })
-  const authenticate = createAuthenticator(state.environments)
+  const authenticate = createAuthenticator(state.environments, () => revokedKeys(state.scenario))
   app.use(journal(state))
   app.use(`${ADMIN_PREFIX}/*`, adminAuth(state.options.adminToken))
   const faults = chaos(state)
   app.use('/v1/*', faults)
   app.use('/v2/*', faults)
   app.use(jsonBody((c) => generationOf(c, state)))
+  const writes = writeBudget(state)
+  app.use('/v1/*', writes)
+  app.use('/v2/*', writes)
   const generationFor = (c: Context<AppEnv>) => generationOf(c, state)
   mountRoutes(app, adminRoutes(state), authenticate, generationFor)
   mountRoutes(app, NOVU_ROUTES, authenticate, generationFor)

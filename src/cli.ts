@@ -16,9 +16,11 @@ const inContainer = () => existsSync('/.dockerenv') || existsSync('/run/.contain
 
 function banner(mock: RunningMock): string {
   const { scenario, environments } = mock.state
-  const routes = NOVU_ROUTES.filter((r) => !r.path.startsWith('/v1/notification-templates')).map(
-    (r) => `  ${r.method.padEnd(7)}${r.path}`
-  )
+  const generation = mock.state.generation()
+  const served = NOVU_ROUTES.filter((r) => !r.existsIn || r.existsIn(generation))
+  const routes = served
+    .filter((r) => !r.path.startsWith('/v1/notification-templates'))
+    .map((r) => `  ${r.method.padEnd(7)}${r.path}`)
   return [
     `novu-mock ${VERSION} listening on ${mock.url}`,
     // -e PORT=5000 with -p 4000:4000 looks healthy inside and answers nothing outside.

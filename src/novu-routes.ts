@@ -2,13 +2,25 @@ import type { AnyRoute } from './http/route.js'
 import { messageRoutes } from './resources/messages/messages.routes.js'
 import { notificationGroupRoutes } from './resources/notification-groups/notification-groups.routes.js'
 import { topicRoutes } from './resources/topics/topics.routes.js'
+import { topicV2Routes } from './resources/topics/topics-v2.routes.js'
+import { subscriptionRoutes } from './resources/topics/subscriptions.routes.js'
+import { subscriberRoutes } from './resources/subscribers/subscribers.routes.js'
 import { workflowRoutes } from './resources/workflows/workflows.routes.js'
+import { eventRoutes } from './resources/events/events.routes.js'
+import { notificationRoutes } from './resources/notifications/notifications.routes.js'
+import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
   ...topicRoutes,
+  ...topicV2Routes,
+  ...subscriptionRoutes,
+  ...subscriberRoutes,
   ...notificationGroupRoutes,
   ...messageRoutes,
   ...workflowRoutes('/v1/workflows'),
   ...workflowRoutes('/v1/notification-templates'),
+  ...eventRoutes,
+  ...notificationRoutes,
+  ...subscriberV1Routes,
 ]

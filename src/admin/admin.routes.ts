@@ -8,6 +8,7 @@ import { buildOpenApiDocument } from '../openapi.js'
 import { HealthSchema } from './admin.schemas.js'
 import { scenarioRoutes } from './scenario.routes.js'
 import { stateRoutes } from './state.routes.js'
+import { clockRoutes } from './clock.routes.js'
 import { VERSION } from './version.js'
 
 /** Every control-plane route under /__admin. */
@@ -34,6 +35,7 @@ export function adminRoutes(state: MockState): AnyRoute[] {
     ...stateRoutes(state),
     ...requestRoutes(state),
     ...ruleRoutes(state),
+    ...clockRoutes(state),
   ]
   // One document per generation, built on first read: the scenario may switch it.
   const documents = new Map<string, unknown>()

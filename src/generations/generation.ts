@@ -4,6 +4,10 @@ import type { IdentifierRules } from './slugs.js'
 import type { TopicsRules } from '../resources/topics/topics.generations.js'
 import type { WorkflowsRules } from '../resources/workflows/workflows.generations.js'
 import type { MessagesRules } from '../resources/messages/messages.generations.js'
+import type { SubscribersRules } from '../resources/subscribers/subscribers.generations.js'
+import type { EventsRules } from '../resources/events/events.generations.js'
+import type { SubscribersV1Rules } from '../resources/subscribers/subscribers-v1.generations.js'
+import type { NotificationsRules } from '../resources/notifications/notifications.generations.js'
 
 export const GENERATION_NAMES = ['2026-08', '2024-10'] as const
 export type GenerationName = (typeof GENERATION_NAMES)[number]
@@ -26,6 +30,10 @@ export interface Generation {
   topics: TopicsRules
   workflows: WorkflowsRules
   messages: MessagesRules
+  subscribers: SubscribersRules
+  subscribersV1: SubscribersV1Rules
+  events: EventsRules
+  notifications: NotificationsRules
 }
 
 /** A route part that differs by generation, or one value for both. */

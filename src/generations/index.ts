@@ -4,6 +4,19 @@ import { identifiers2024, identifiers2026 } from './slugs.js'
 import { topics2024, topics2026 } from '../resources/topics/topics.generations.js'
 import { workflows2024, workflows2026 } from '../resources/workflows/workflows.generations.js'
 import { messages2024, messages2026 } from '../resources/messages/messages.generations.js'
+import {
+  subscribers2024,
+  subscribers2026,
+} from '../resources/subscribers/subscribers.generations.js'
+import { events2024, events2026 } from '../resources/events/events.generations.js'
+import {
+  subscribersV1_2024,
+  subscribersV1_2026,
+} from '../resources/subscribers/subscribers-v1.generations.js'
+import {
+  notifications2024,
+  notifications2026,
+} from '../resources/notifications/notifications.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -21,6 +34,10 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     topics: topics2026,
     workflows: workflows2026,
     messages: messages2026,
+    subscribers: subscribers2026,
+    subscribersV1: subscribersV1_2026,
+    events: events2026,
+    notifications: notifications2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -34,6 +51,10 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     topics: topics2024,
     workflows: workflows2024,
     messages: messages2024,
+    subscribers: subscribers2024,
+    subscribersV1: subscribersV1_2024,
+    events: events2024,
+    notifications: notifications2024,
   },
 }
 

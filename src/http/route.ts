@@ -47,8 +47,16 @@ export const defineRoute = <P, Q, B>(spec: RouteSpec<P, Q, B>): AnyRoute => spec
 /** Query values as upstream's parser sees them: a repeated name becomes an array. */
 export function readQuery(c: Context, numeric: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [name, values] of Object.entries(c.req.queries())) {
-    out[name] = values.length > 1 ? values : values[0]
+  for (const [sent, values] of Object.entries(c.req.queries())) {
+    // Express's extended parser (qs) reads `name[]=a` and `name[0]=a` as the array `name`.
+    const bracket = /^(.+?)\[\d*\]$/.exec(sent)
+    if (bracket) {
+      const name = bracket[1] as string
+      const before = out[name]
+      out[name] = [...(before === undefined ? [] : ([] as unknown[]).concat(before)), ...values]
+      continue
+    }
+    out[sent] = values.length > 1 ? values : values[0]
   }
   for (const name of numeric) {
     const value = out[name]
@@ -82,6 +90,8 @@ export function mountRoutes(
       c.set('matched', true)
       let env = spec.auth === 'apiKey' ? authenticate(c) : (undefined as unknown as Environment)
       if (env instanceof Promise) env = await env
+      // Delays and digests whose wait ended by the environment's clock run before anything reads.
+      if (env) env.settle()
       if (spec.developmentOnly && env._parentId)
         throw unauthorized('This action is only allowed in Development environment')
       const admin = spec.auth === 'admin'

@@ -1,3 +1,4 @@
+import type { Generation } from '../generations/generation.js'
 import { NOVU_ROUTES } from '../novu-routes.js'
 
 const segments = (path: string) => path.split('/').filter(Boolean)
@@ -18,10 +19,14 @@ function similarity(
   return score - Math.abs(path.length - candidate.length)
 }
 
-/** The three served routes nearest to an unmatched request, to show in the journal. */
-export function closestRoutes(method: string, path: string): string[] {
+const servedIn = (generation: Generation) =>
+  NOVU_ROUTES.filter((route) => !route.existsIn || route.existsIn(generation))
+
+/** The three routes the generation serves nearest to an unmatched request, to show in the journal. */
+export function closestRoutes(method: string, path: string, generation: Generation): string[] {
   const parts = segments(path)
-  return NOVU_ROUTES.map((route) => ({ route, score: similarity(method, parts, route) }))
+  return servedIn(generation)
+    .map((route) => ({ route, score: similarity(method, parts, route) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, 3)
     .map(({ route }) => `${route.method} ${route.path}`)
@@ -29,9 +34,15 @@ export function closestRoutes(method: string, path: string): string[] {
 
 const ROUTE_PATTERNS = NOVU_ROUTES.map((route) => ({
   method: route.method,
+  existsIn: route.existsIn,
   regex: new RegExp(`^${route.path.replace(/:[^/]+/g, '[^/]+')}$`),
 }))
 
-/** Whether a Novu route serves this method and path (a chaos fault may have answered first). */
-export const routeExists = (method: string, path: string) =>
-  ROUTE_PATTERNS.some((route) => route.method === method && route.regex.test(path))
+/** Whether a Novu route of the generation serves this method and path (a chaos fault may have answered first). */
+export const routeExists = (method: string, path: string, generation: Generation) =>
+  ROUTE_PATTERNS.some(
+    (route) =>
+      route.method === method &&
+      (!route.existsIn || route.existsIn(generation)) &&
+      route.regex.test(path)
+  )

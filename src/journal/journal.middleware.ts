@@ -3,6 +3,7 @@ import { getQueryParams } from 'hono/utils/url'
 import type { AppEnv } from '../app-env.js'
 import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
+import { generationOf } from '../http/render-error.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { JournalEntry } from './journal.js'
 import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
@@ -119,7 +120,9 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
     const outcome = c.get('outcome')
     const head = c.res.status < 300 ? responseHead(c.get('responseText')) : undefined
     const delayMs = c.get('delayMs')
-    const matched = c.get('matched') === true || (rule !== undefined && routeExists(method, path))
+    const generation = generationOf(c, state)
+    const matched =
+      c.get('matched') === true || (rule !== undefined && routeExists(method, path, generation))
     const status = statusOf(c)
     const durationMs = Math.round((performance.now() - started) * 100) / 100
     state.journal.record(
@@ -140,7 +143,7 @@ export function journal(state: MockState): MiddlewareHandler<AppEnv> {
         ...(outcome ? { outcome } : {}),
         ...(delayMs !== undefined ? { delayMs } : {}),
         matched,
-        ...(matched ? {} : { closestRoutes: closestRoutes(method, path) }),
+        ...(matched ? {} : { closestRoutes: closestRoutes(method, path, generation) }),
         ...responseIdsOf(head),
       }),
       key?.slice(0, 256)

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js'
-import { DEFAULT_EPOCH } from './clock.js'
+import { DEFAULT_EPOCH, offsetClock, type MovableClock } from './clock.js'
 import { createIdFactory, type IdFactory } from './ids.js'
 import { createRng, type Rng } from './prng.js'
 import { createTopicStore, type TopicStore } from '../resources/topics/topics.store.js'
@@ -9,7 +9,17 @@ import {
 } from '../resources/notification-groups/notification-groups.store.js'
 import { createWorkflowStore, type WorkflowStore } from '../resources/workflows/workflows.store.js'
 import { createMessageStore, type MessageStore } from '../resources/messages/messages.store.js'
+import {
+  createSubscriberStore,
+  type SubscriberStore,
+} from '../resources/subscribers/subscribers.store.js'
 import type { WorkflowContext } from '../resources/workflows/workflows.types.js'
+import {
+  createNotificationStore,
+  type NotificationStore,
+} from '../resources/notifications/notifications.store.js'
+import { createIntegrationSet, type IntegrationSet } from '../resources/events/integrations.js'
+import { runDue } from '../resources/events/jobs.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
 import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'
@@ -31,14 +41,33 @@ export interface Identity {
   maxWorkflows: number
 }
 
+/** The process memory budget as one environment's writes see it (a no-op until it is wired). */
+export interface EnvironmentMemory {
+  /** Throws the budget's 403 unless `bytes` more fit. */
+  admit(bytes: number, what: string): void
+  /** Adds what a write now keeps to the environment's footprint. */
+  grow(bytes: number): void
+}
+
+export const UNBOUNDED_MEMORY: EnvironmentMemory = { admit: () => undefined, grow: () => undefined }
+
 export interface Environment extends Identity {
   rng: Rng
   newId: IdFactory
-  clock: Clock
+  /** The environment's own clock: its source's time plus how far it was moved forward. */
+  clock: MovableClock
+  /** Notifications and their jobs, created by triggers. */
+  notifications: NotificationStore
+  /** The delivery integrations the trigger flow sends with. */
+  integrations: IntegrationSet
+  memory: EnvironmentMemory
+  /** Runs the delayed steps whose wait ended by the environment's clock; how many ran. */
+  settle(): number
   groups: NotificationGroupStore
   topics: TopicStore
   workflows: WorkflowStore
   messages: MessageStore
+  subscribers: SubscriberStore
   now(): string
   workflowContext(): WorkflowContext
 }
@@ -88,7 +117,8 @@ export function assembleEnvironment(
 ): Environment {
   const workflows = createWorkflowStore(data.workflows)
   const groups = createNotificationGroupStore(data.notificationGroups)
-  const now = () => clock.now().toISOString()
+  const own = offsetClock(clock)
+  const now = () => own.now().toISOString()
   // Upstream's blueprint path: a group of that name, created (without a parent) when missing.
   function groupNamed(store: NotificationGroupStore, name: string): string {
     const found = store.list().find((g) => g.name === name)
@@ -100,16 +130,22 @@ export function assembleEnvironment(
     }
     return store.add({ _id: newId(), name, ...owner, createdAt: at, updatedAt: at, __v: 0 })._id
   }
-  const topicSubscribers = data.topics.flatMap((t) => t.subscribers)
-  return {
+  const subscribers = createSubscriberStore(data.subscribers)
+  const notifications = createNotificationStore(data.notifications ?? [])
+  const env: Environment = {
     ...identity,
     rng,
     newId,
-    clock,
+    clock: own,
+    notifications,
+    integrations: createIntegrationSet(data.integrations),
+    memory: UNBOUNDED_MEMORY,
+    settle: () => (notifications.pendingCount() ? runDue(env) : 0),
     groups,
-    topics: createTopicStore(data.topics),
+    topics: createTopicStore(data.topics, data.subscriptions),
     workflows,
-    messages: createMessageStore(data.messages, topicSubscribers),
+    messages: createMessageStore(data.messages, subscribers),
+    subscribers,
     now,
     workflowContext: () => ({
       ...identity,
@@ -120,4 +156,5 @@ export function assembleEnvironment(
       groupNamed: (name) => groupNamed(groups, name),
     }),
   }
+  return env
 }

@@ -1,5 +1,6 @@
 import type { NotificationGroup } from '../notification-groups/notification-groups.store.js'
 import type { Workflow, WorkflowStep } from './workflows.types.js'
+import { DEFAULT_ACTIVE_CHANNELS } from '../events/integrations.js'
 
 /**
  * A workflow read as one document (create, status, get): Mongoose adds the `id` virtual to the
@@ -33,13 +34,12 @@ function renderStep(step: WorkflowStep, variantTemplates: boolean, populate = tr
   return out
 }
 
-// The mock has no integrations store: it answers as a new environment does, with Novu's own
-// in-app, email and SMS providers active and none for chat or push.
-const ACTIVE_CHANNELS = new Set(['in_app', 'email', 'sms'])
+// As the environment's integrations say (a scenario's `data.integrations`); by default a new
+// environment's: Novu's own in-app, email and SMS providers active, none for chat or push.
 const DELIVERY_CHANNELS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
+const byDefault = (channel: string) => DEFAULT_ACTIVE_CHANNELS.has(channel)
 
-function integrationStatus(workflow: Workflow) {
-  const active = (channel: string) => ACTIVE_CHANNELS.has(channel)
+function integrationStatus(workflow: Workflow, active: (channel: string) => boolean) {
   const used = workflow.steps.map((s) => s.template.type).filter((t) => DELIVERY_CHANNELS.has(t))
   return {
     hasActiveIntegrations: used.every(active),
@@ -57,7 +57,11 @@ function integrationStatus(workflow: Workflow) {
  * A workflow in the list: a lean read (no `id` virtuals), the group populated, step templates
  * reduced to `_id` and `type`, variants left out, and the integration status added.
  */
-export function renderListItem(workflow: Workflow, group: NotificationGroup | undefined) {
+export function renderListItem(
+  workflow: Workflow,
+  group: NotificationGroup | undefined,
+  hasActiveIntegration: (channel: string) => boolean = byDefault
+) {
   const { steps, ...rest } = workflow
   return {
     ...rest,
@@ -66,6 +70,6 @@ export function renderListItem(workflow: Workflow, group: NotificationGroup | un
       template: { _id: template._id, type: template.type },
     })),
     notificationGroup: group ?? null,
-    workflowIntegrationStatus: integrationStatus(workflow),
+    workflowIntegrationStatus: integrationStatus(workflow, hasActiveIntegration),
   }
 }

@@ -67,7 +67,9 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
         const all = listWorkflows(env, query.query || undefined)
         const data = all
           .slice(page * limit, page * limit + limit)
-          .map((w) => renderListItem(w, env.groups.get(w._notificationGroupId)))
+          .map((w) =>
+            renderListItem(w, env.groups.get(w._notificationGroupId), env.integrations.hasActive)
+          )
         return json(c, 200, { page, data, totalCount: all.length, pageSize: limit })
       },
     }),

@@ -1,0 +1,105 @@
+import { badRequest, httpError } from '../../errors.js'
+import type { Environment } from '../../tenancy/environment.js'
+import type { Workflow } from '../workflows/workflows.types.js'
+import type { WorkflowStore } from '../workflows/workflows.store.js'
+import type { TriggerResult } from './events.generations.js'
+import {
+  checkReservedVariables,
+  mergePayload,
+  payloadDefaults,
+  verifyPayload,
+} from './payload-checks.js'
+import { runTrigger } from './worker.js'
+
+type Obj = Record<string, unknown>
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** One trigger as the controllers hand it to upstream's ParseEventRequest. */
+export interface ParseInput {
+  name: string
+  addressing: 'multicast' | 'broadcast'
+  to?: unknown
+  payload: Obj
+  overrides: Obj
+  transactionId?: string
+  actor?: unknown
+  tenant?: unknown
+  agentId?: unknown
+}
+
+/**
+ * The live workflows by trigger identifier, rebuilt from the store when a lookup misses or
+ * finds a workflow that changed: the store itself indexes only whether an identifier is taken.
+ */
+const indexes = new WeakMap<WorkflowStore, Map<string, Workflow>>()
+
+function identifierOf(workflow: Workflow) {
+  return workflow.triggers?.[0]?.identifier
+}
+
+export function workflowByIdentifier(env: Environment, identifier: string): Workflow | undefined {
+  const index = indexes.get(env.workflows)
+  const cached = index?.get(identifier)
+  if (cached && !cached.deleted && identifierOf(cached) === identifier) return cached
+  if (index && !env.workflows.hasIdentifier(identifier)) return undefined
+  const rebuilt = new Map<string, Workflow>()
+  for (const workflow of env.workflows.live()) {
+    const id = identifierOf(workflow)
+    if (id !== undefined && !rebuilt.has(id)) rebuilt.set(id, workflow)
+  }
+  indexes.set(env.workflows, rebuilt)
+  return rebuilt.get(identifier)
+}
+
+/** Attachments: the files go to storage; the payload keeps their other fields. */
+function withoutFiles(payload: Obj): Obj {
+  if (!Array.isArray(payload.attachments)) return payload
+  return {
+    ...payload,
+    attachments: payload.attachments.map((a) => {
+      if (!isObj(a)) return a
+      const { file: _file, ...rest } = a
+      return rest
+    }),
+  }
+}
+
+/**
+ * The checks the API process makes before it enqueues, in upstream's order; a processed
+ * trigger then runs through the worker's steps before the answer.
+ */
+export function parseEvent(env: Environment, input: ParseInput): TriggerResult {
+  const rules = env.generation.events
+  const transactionId = input.transactionId || rules.newTransactionId(env.rng, env.clock.now())
+  if (rules.agents && input.agentId !== undefined && input.agentId !== null)
+    throw badRequest(`Agent with identifier "${String(input.agentId)}" was not found.`)
+  const workflow = workflowByIdentifier(env, input.name)
+  if (!workflow) throw httpError(422, 'workflow_not_found')
+  if (rules.checksPayloadOverHttp) checkReservedVariables(workflow, input)
+  const status = (name: string): TriggerResult => ({
+    acknowledged: true,
+    status: name,
+    ...(rules.statusesCarryTransactionId ? { transactionId } : {}),
+  })
+  // The mock has no tenants: any tenant sent is one upstream does not find.
+  if (input.tenant) return status('no_tenant_found')
+  if (!workflow.active) return status('trigger_not_active')
+  if (rules.answersStepStatuses) {
+    if (!workflow.steps?.length) return status('no_workflow_steps_defined')
+    if (!workflow.steps.some((s) => s.active)) return status('no_workflow_active_steps_defined')
+  }
+  let payload = withoutFiles(input.payload)
+  if (rules.checksPayloadOverHttp) verifyPayload(workflow, payload)
+  payload = mergePayload(payloadDefaults(workflow), payload)
+  runTrigger(env, {
+    workflow,
+    addressing: input.addressing,
+    to: input.to,
+    payload,
+    overrides: input.overrides,
+    transactionId,
+    actor: input.actor,
+    tenant: input.tenant,
+  })
+  return { acknowledged: true, status: 'processed', transactionId }
+}

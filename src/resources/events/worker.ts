@@ -1,0 +1,282 @@
+import type { Environment } from '../../tenancy/environment.js'
+import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
+import type { Subscriber } from '../subscribers/subscribers.store.js'
+import { normalizedSubscriberId, upsertRecipient } from '../subscribers/subscriber-upsert.js'
+import type { Job, Notification } from '../notifications/notifications.store.js'
+import { jsonHeapBytes } from '../../memory/estimate.js'
+import type { EventsRules } from './events.generations.js'
+import { missingPayloadKeys } from './payload-checks.js'
+import { runChain, runDue, waitOf } from './jobs.js'
+
+/**
+ * What upstream's worker does with a processed trigger, run before the HTTP answer: recipients
+ * resolved and upserted, topics fanned out, then per subscriber a notification, its jobs and
+ * the messages of the steps that run now. Nothing here shows in the trigger's answer.
+ */
+
+type Obj = Record<string, unknown>
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+export interface TriggerCommand {
+  workflow: Workflow
+  addressing: 'multicast' | 'broadcast'
+  to?: unknown
+  payload: Obj
+  overrides: Obj
+  transactionId: string
+  actor?: unknown
+  tenant?: unknown
+}
+
+interface Recipient {
+  /** The recipient as `to` gave it (a subscriberId becomes `{subscriberId}`). */
+  define: Obj
+  /** The topic it came through, since 2025 recorded on its notification. */
+  topic?: { _topicId: string; topicKey: string }
+}
+
+/** Upstream's splitByRecipientType: topics apart; a malformed recipient fails the whole run. */
+function split(to: unknown): { singles: Map<string, Obj>; topics: Obj[] } | undefined {
+  const singles = new Map<string, Obj>()
+  const topics: Obj[] = []
+  for (const recipient of Array.isArray(to) ? to : [to]) {
+    if (recipient === null || recipient === undefined) continue
+    if (isObj(recipient) && recipient.type === 'Topic') {
+      topics.push(recipient)
+      continue
+    }
+    if (typeof recipient === 'string') {
+      singles.set(recipient, { subscriberId: recipient })
+      continue
+    }
+    if (!isObj(recipient) || !recipient.subscriberId) return undefined
+    singles.set(String(recipient.subscriberId), recipient)
+  }
+  return { singles, topics }
+}
+
+const actorDefine = (actor: unknown): Obj | undefined =>
+  typeof actor === 'string'
+    ? actor
+      ? { subscriberId: actor }
+      : undefined
+    : isObj(actor)
+      ? actor
+      : undefined
+
+/** The recipients of a multicast, in upstream's order: the singles, then the topics' members. */
+function multicastRecipients(
+  env: Environment,
+  rules: EventsRules,
+  command: TriggerCommand,
+  actorId: string | undefined
+): Recipient[] | undefined {
+  const parts = split(command.to)
+  if (!parts) return undefined
+  const out: Recipient[] = [...parts.singles.values()].map((define) => ({ define }))
+  if (!parts.topics.length) return out
+  const keys = [...new Set(parts.topics.map((t) => String(t.topicKey)))]
+  const found = keys.map((key) => env.topics.get(key))
+  // 2024-10 throws here, after the singles were enqueued: the topics fan out to nobody.
+  if (found.some((t) => !t) && rules.unknownTopicAbortsFanOut) return out
+  const seen = new Set(parts.singles.keys())
+  for (const topic of found) {
+    if (!topic) continue
+    const excluded = new Set(
+      rules.topicExclude
+        ? parts.topics
+            .filter((t) => t.topicKey === topic.key && Array.isArray(t.exclude))
+            .flatMap((t) => (t.exclude as unknown[]).map(String))
+        : []
+    )
+    for (const subscription of env.topics.subscriptions.ofTopic(topic._id)) {
+      const id = subscription.externalSubscriberId
+      if (seen.has(id) || excluded.has(id) || id === actorId) continue
+      seen.add(id)
+      out.push({
+        define: { subscriberId: id },
+        topic: { _topicId: topic._id, topicKey: topic.key },
+      })
+    }
+  }
+  return out
+}
+
+function broadcastRecipients(
+  env: Environment,
+  rules: EventsRules,
+  actorId: string | undefined
+): Recipient[] {
+  return env.subscribers
+    .all()
+    .filter((s) => !s.deleted && !(rules.broadcastExcludesActor && s.subscriberId === actorId))
+    .map((s) => ({ define: { subscriberId: s.subscriberId } }))
+}
+
+/**
+ * What one notification with its jobs and messages keeps, measured on Node 20 and rounded up:
+ * the budget refuses a trigger it cannot hold before anything is written.
+ */
+const NOTIFICATION_BYTES = 2_000
+const JOB_BYTES = 1_500
+const MESSAGE_BYTES = 2_500
+
+function estimate(command: TriggerCommand, recipients: number): number {
+  const steps = command.workflow.steps.filter((s) => s.active === true).length
+  const perRecipient = NOTIFICATION_BYTES + (steps + 1) * (JOB_BYTES + MESSAGE_BYTES)
+  // The payload is kept once per trigger and shared by its records.
+  return jsonHeapBytes(command.payload) + recipients * perRecipient
+}
+
+const DAY_MS = 86_400_000
+
+/** The notification and its jobs for one subscriber (upstream's CreateNotificationJobs). */
+function createNotification(
+  env: Environment,
+  command: TriggerCommand,
+  subscriber: Subscriber,
+  recipient: Recipient,
+  actor: Subscriber | undefined,
+  at: string
+): Notification {
+  const rules = env.generation.events
+  const { workflow } = command
+  const active = workflow.steps.filter((s) => s.active === true)
+  const channels: string[] = []
+  for (const step of active) {
+    const type = step.template.type
+    if (type !== 'trigger' && !channels.includes(type)) channels.push(type)
+  }
+  const id = env.newId()
+  const owner = { _environmentId: env._environmentId, _organizationId: env._organizationId }
+  let expireAt: string | undefined
+  if (rules.notificationRetentionDays !== undefined) {
+    const waits = active
+      .filter((s) => s.template.type === 'digest' || s.template.type === 'delay')
+      .reduce((sum, s) => sum + safeWait(s, command), 0)
+    const days = rules.notificationRetentionDays * DAY_MS
+    expireAt = new Date(Date.parse(at) + waits + days).toISOString()
+  }
+  const notification: Notification = {
+    _id: id,
+    _templateId: workflow._id,
+    ...owner,
+    _subscriberId: subscriber._id,
+    transactionId: command.transactionId,
+    channels,
+    to: recipient.define,
+    payload: command.payload,
+    ...(expireAt ? { expireAt } : {}),
+    tags: workflow.tags ?? [],
+    createdAt: at,
+    updatedAt: at,
+    __v: 0,
+    jobs: [],
+  }
+  if (rules.severityFields) {
+    if (recipient.topic) notification.topics = [recipient.topic]
+    notification.severity = (workflow.severity as string | undefined) ?? 'none'
+    notification.critical = workflow.critical === true
+  }
+  const base = {
+    identifier: workflow.triggers[0]?.identifier ?? '',
+    payload: command.payload,
+    overrides: command.overrides,
+    ...(command.tenant !== undefined ? { tenant: command.tenant } : {}),
+    transactionId: command.transactionId,
+    _notificationId: id,
+    ...owner,
+    _userId: env._userId,
+    subscriberId: subscriber.subscriberId,
+    _subscriberId: subscriber._id,
+    status: 'pending' as const,
+    _templateId: workflow._id,
+    ...(expireAt ? { expireAt } : {}),
+    ...(actor ? { _actorId: actor._id, actorId: actor.subscriberId } : {}),
+    executionDetails: [],
+    createdAt: at,
+    updatedAt: at,
+    __v: 0,
+  }
+  let parent: string | undefined
+  const push = (job: Omit<Job, '_id' | '_parentId'>) => {
+    const made = {
+      _id: env.newId(),
+      ...job,
+      executionDetails: [],
+      ...(parent ? { _parentId: parent } : {}),
+    } as Job
+    parent = made._id
+    notification.jobs.push(made)
+  }
+  if (!active.some((s) => s.template.type === 'trigger'))
+    push({
+      ...base,
+      step: {
+        template: {
+          ...owner,
+          _creatorId: base._userId,
+          _layoutId: null,
+          type: 'trigger',
+          content: '',
+        },
+        _templateId: workflow._id,
+      },
+      type: 'trigger',
+    })
+  for (const step of active) {
+    const type = step.template.type
+    const providerId = env.integrations.select(type)?.providerId
+    push({
+      ...base,
+      step: step as unknown as Obj,
+      ...(isObj(step.metadata) ? { digest: { ...step.metadata } } : {}),
+      type,
+      ...(providerId ? { providerId } : {}),
+    })
+  }
+  return notification
+}
+
+/** A wait for `expireAt`; upstream falls back to a month on a bad one. */
+function safeWait(step: WorkflowStep, command: TriggerCommand): number {
+  const job = { digest: step.metadata, overrides: command.overrides } as unknown as Job
+  const meta = (step.metadata ?? {}) as Obj
+  if (meta.type === 'scheduled') {
+    const due = Date.parse(String(command.payload[String(meta.delayPath ?? '')]))
+    return Number.isNaN(due) ? 0 : Math.max(0, due - Date.now())
+  }
+  const ms = waitOf(job)
+  return Number.isFinite(ms) ? ms : 0
+}
+
+/**
+ * Runs a processed trigger through the worker's steps. The memory budget is asked before the
+ * first write: a trigger it refuses changes nothing.
+ */
+export function runTrigger(env: Environment, command: TriggerCommand): void {
+  const rules = env.generation.events
+  if (rules.ignoresDuplicateTransactions && env.notifications.hasTransaction(command.transactionId))
+    return
+  // Since 2025 the required-variable check runs here: a failure aborts the run, silently.
+  if (!rules.checksPayloadOverHttp && missingPayloadKeys(command.workflow, command.payload)) return
+  const actorFields = actorDefine(command.actor)
+  const actorId = actorFields ? normalizedSubscriberId(actorFields.subscriberId) : undefined
+  const recipients =
+    command.addressing === 'broadcast'
+      ? broadcastRecipients(env, rules, actorId)
+      : multicastRecipients(env, rules, command, actorId)
+  const bytes = estimate(command, (recipients?.length ?? 0) + 1)
+  env.memory.admit(bytes, 'the records this trigger creates')
+  const at = env.now()
+  const actor = actorFields ? upsertRecipient(env, actorFields, rules.upsert, at) : undefined
+  for (const recipient of recipients ?? []) {
+    const subscriber = upsertRecipient(env, recipient.define, rules.upsert, at)
+    if (!subscriber) continue
+    const notification = createNotification(env, command, subscriber, recipient, actor, at)
+    env.notifications.add(notification)
+    runChain(env, notification, 0, at)
+  }
+  env.memory.grow(bytes)
+  runDue(env)
+}

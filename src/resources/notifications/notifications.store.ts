@@ -1,0 +1,185 @@
+import { duplicateId } from '../../tenancy/unique-ids.js'
+
+export const JOB_STATUSES = [
+  'pending',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'delayed',
+  'canceled',
+  'merged',
+  'skipped',
+] as const
+export type JobStatus = (typeof JOB_STATUSES)[number]
+
+/** One line of a job's execution log, as the activity feed shows it. */
+export interface ExecutionDetail {
+  _id: string
+  detail: string
+  source: string
+  status: string
+  providerId?: string
+  raw?: string | null
+  isTest: boolean
+  isRetry: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+/**
+ * A job of the workflow queue: one per active step (plus the synthetic trigger job), chained in
+ * step order. `dueAt` is the mock's own: when a delayed job's wait ends on the environment's clock.
+ */
+export interface Job {
+  _id: string
+  identifier: string
+  payload: Record<string, unknown>
+  overrides: Record<string, unknown>
+  tenant?: unknown
+  step: Record<string, unknown>
+  transactionId: string
+  _notificationId: string
+  _environmentId: string
+  _organizationId: string
+  _userId: string
+  subscriberId: string
+  _subscriberId: string
+  status: JobStatus
+  _templateId: string
+  digest?: Record<string, unknown>
+  type: string
+  providerId?: string
+  expireAt?: string
+  _actorId?: string
+  actorId?: string
+  _parentId?: string
+  _mergedDigestId?: string
+  executionDetails: ExecutionDetail[]
+  createdAt: string
+  updatedAt: string
+  __v: number
+  dueAt?: string
+}
+
+/** A notification (one trigger for one subscriber) with its jobs, in their order. */
+export interface Notification {
+  _id: string
+  _templateId: string
+  _environmentId: string
+  _organizationId: string
+  _subscriberId: string
+  transactionId: string
+  channels: string[]
+  _digestedNotificationId?: string
+  to: unknown
+  payload: Record<string, unknown>
+  tags: string[]
+  createdAt: string
+  updatedAt: string
+  __v: number
+  jobs: Job[]
+  [field: string]: unknown
+}
+
+export interface FeedQuery {
+  channels?: string[]
+  templates?: string[]
+  /** Internal subscriber ids. */
+  subscriberIds?: string[]
+  transactionIds?: string[]
+}
+
+/**
+ * One environment's notifications and their jobs: by id, by transaction, in creation order for
+ * the activity feed, and the delayed jobs by the time their wait ends.
+ */
+export function createNotificationStore(initial: readonly Notification[] = []) {
+  const byId = new Map<string, Notification>()
+  const byTransaction = new Map<string, Notification[]>()
+  const jobsById = new Map<string, { job: Job; notification: Notification }>()
+  const order: Notification[] = []
+  /** Delayed jobs, earliest wait end first. */
+  let waiting: Job[] = []
+
+  function schedule(job: Job) {
+    if (job.dueAt === undefined) return
+    const at = job.dueAt
+    let index = waiting.length
+    while (index > 0 && (waiting[index - 1]?.dueAt ?? '') > at) index--
+    waiting.splice(index, 0, job)
+  }
+
+  function add(notification: Notification) {
+    if (byId.has(notification._id)) throw duplicateId('notifications', notification._id)
+    byId.set(notification._id, notification)
+    order.push(notification)
+    const same = byTransaction.get(notification.transactionId)
+    if (same) same.push(notification)
+    else byTransaction.set(notification.transactionId, [notification])
+    for (const job of notification.jobs) {
+      jobsById.set(job._id, { job, notification })
+      if (job.status === 'delayed') schedule(job)
+    }
+    return notification
+  }
+  initial.forEach(add)
+
+  return {
+    add,
+    get: (id: string) => byId.get(id),
+    all: (): Notification[] => order.slice(),
+    size: () => order.length,
+    /** Whether any job carries the transaction id (upstream's uniqueness check). */
+    hasTransaction: (transactionId: string) => byTransaction.has(transactionId),
+    ofTransaction: (transactionId: string) => byTransaction.get(transactionId) ?? [],
+    job: (id: string) => jobsById.get(id),
+
+    /** Marks the job delayed until `dueAt`. */
+    delay(job: Job, dueAt: string) {
+      job.status = 'delayed'
+      job.dueAt = dueAt
+      schedule(job)
+    },
+    /** Takes a job off the waiting list (it ran, or was canceled). */
+    unschedule(job: Job) {
+      waiting = waiting.filter((j) => j !== job)
+    },
+    /** The earliest delayed job whose wait ended at `now`, taken off the list. */
+    nextDue(now: string): Job | undefined {
+      const first = waiting[0]
+      if (!first || (first.dueAt ?? '') > now) return undefined
+      waiting.shift()
+      return first
+    },
+    pendingCount: () => waiting.length,
+    /** The delayed main digest jobs that later triggers may merge into. */
+    waitingJobs: (): readonly Job[] => waiting,
+
+    /** The feed: newest first (creation order breaks ties), filtered. */
+    feed(query: FeedQuery): Notification[] {
+      const channels = query.channels && new Set(query.channels)
+      const templates = query.templates && new Set(query.templates)
+      const subscribers = query.subscriberIds && new Set(query.subscriberIds)
+      const source = query.transactionIds
+        ? [...new Set(query.transactionIds)].flatMap((id) => byTransaction.get(id) ?? [])
+        : order
+      const matching = source.filter(
+        (n) =>
+          (!channels || n.channels.some((c) => channels.has(c))) &&
+          (!templates || templates.has(n._templateId)) &&
+          (!subscribers || subscribers.has(n._subscriberId))
+      )
+      const position = new Map(matching.map((n, i) => [n, i]))
+      return matching.sort((a, b) =>
+        a.createdAt < b.createdAt
+          ? 1
+          : a.createdAt > b.createdAt
+            ? -1
+            : (position.get(b) ?? 0) - (position.get(a) ?? 0)
+      )
+    },
+  }
+}
+
+export type NotificationStore = ReturnType<typeof createNotificationStore>

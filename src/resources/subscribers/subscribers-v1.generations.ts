@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import { httpError, objectError, type ApiError } from '../../errors.js'
+import { field } from '../../http/validate.js'
+import { isArray, isDefined, isObject, isString, type Check } from '../../http/rules.js'
+import { isEmail, isLocale, isTimeZone } from './checks.js'
+
+type Obj = Record<string, unknown>
+
+const text = (property: string, checks: Check[], nullable: boolean) =>
+  field<string | null>(
+    property,
+    checks,
+    { type: nullable ? ['string', 'null'] : 'string' },
+    { optional: true }
+  )
+
+/** `@IsNotEmpty({ message })`. */
+const isNotEmpty =
+  (message: string): Check =>
+  (v) =>
+    v === '' || v === null || v === undefined ? message : undefined
+
+const channelsField = field<unknown[]>('channels', [isArray], { type: 'array' }, { optional: true })
+const dataField = (checks: Check[]) =>
+  field<Obj | null>(
+    'data',
+    checks,
+    { type: 'object', additionalProperties: true },
+    { optional: true }
+  )
+
+/** 2024-10's CreateSubscriberRequestDto, in its declaration order. */
+const Create2024 = z.object({
+  subscriberId: field<string>('subscriberId', [isDefined, isString], { type: 'string' }),
+  email: text('email', [isEmail], false),
+  firstName: text('firstName', [isString], false),
+  lastName: text('lastName', [isString], false),
+  phone: text('phone', [isString], false),
+  avatar: text('avatar', [isString], false),
+  locale: text('locale', [isLocale], false),
+  data: dataField([]),
+  channels: channelsField,
+})
+
+/** Later servers: the subclass's `subscriberId` and `channels`, then the base fields (null allowed). */
+const Create2026 = z.object({
+  subscriberId: field<string>(
+    'subscriberId',
+    [isDefined, isNotEmpty('SubscriberId is required'), isString],
+    { type: 'string', minLength: 1 }
+  ),
+  channels: channelsField,
+  firstName: text('firstName', [isString], true),
+  lastName: text('lastName', [isString], true),
+  email: text('email', [isEmail], true),
+  phone: text('phone', [isString], true),
+  avatar: text('avatar', [isString], true),
+  locale: text('locale', [isLocale], true),
+  timezone: text('timezone', [isTimeZone], true),
+  data: dataField([isObject]),
+})
+
+/** `@Transform(v => v === '' ? null : v)` on the older update's email. */
+const emailOrNull = z
+  .unknown()
+  .transform((v) => (v === '' ? null : v))
+  .superRefine((v, ctx) => {
+    if (v !== undefined && v !== null && isEmail(v, 'email'))
+      ctx.addIssue({ code: 'custom', message: 'email must be an email' })
+  })
+  .meta({ type: ['string', 'null'], format: 'email' })
+
+const Update2024 = z.object({
+  email: emailOrNull,
+  firstName: text('firstName', [isString], false),
+  lastName: text('lastName', [isString], false),
+  phone: text('phone', [isString], false),
+  avatar: text('avatar', [isString], false),
+  locale: text('locale', [isLocale], false),
+  data: dataField([]),
+})
+
+const Update2026 = z.object({
+  channels: channelsField,
+  firstName: text('firstName', [isString], true),
+  lastName: text('lastName', [isString], true),
+  email: text('email', [isEmail], true),
+  phone: text('phone', [isString], true),
+  avatar: text('avatar', [isString], true),
+  locale: text('locale', [isLocale], true),
+  timezone: text('timezone', [isTimeZone], true),
+  data: dataField([isObject]),
+})
+
+/** How the v1 subscriber routes differ between generations. */
+export interface SubscribersV1Rules {
+  createBody: z.ZodType<Obj>
+  updateBody: z.ZodType<Obj>
+  /** The command that trims and checks `subscriberId` after the DTO. */
+  createCommand: string
+  /** 2024-10 flags a deleted subscriber (mongoose-delete); later servers remove it. */
+  softDelete: boolean
+  deleteUnknown(subscriberId: string): ApiError
+}
+
+export const subscribersV1_2024: SubscribersV1Rules = {
+  createBody: Create2024 as unknown as z.ZodType<Obj>,
+  updateBody: Update2024 as unknown as z.ZodType<Obj>,
+  createCommand: 'CreateSubscriberCommand',
+  softDelete: true,
+  deleteUnknown: (id) => httpError(404, `Subscriber not found for id ${id}`),
+}
+
+export const subscribersV1_2026: SubscribersV1Rules = {
+  createBody: Create2026 as unknown as z.ZodType<Obj>,
+  updateBody: Update2026 as unknown as z.ZodType<Obj>,
+  createCommand: 'CreateOrUpdateSubscriberCommand',
+  softDelete: false,
+  deleteUnknown: (id) =>
+    objectError(404, { message: 'Subscriber was not found', externalSubscriberId: id }),
+}
