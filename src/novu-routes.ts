@@ -6,6 +6,7 @@ import { topicV2Routes } from './resources/topics/topics-v2.routes.js'
 import { subscriptionRoutes } from './resources/topics/subscriptions.routes.js'
 import { subscriberRoutes } from './resources/subscribers/subscribers.routes.js'
 import { workflowRoutes } from './resources/workflows/workflows.routes.js'
+import { workflowV2Routes } from './resources/workflows-v2/workflows-v2.routes.js'
 import { eventRoutes } from './resources/events/events.routes.js'
 import { notificationRoutes } from './resources/notifications/notifications.routes.js'
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
@@ -20,6 +21,7 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...messageRoutes,
   ...workflowRoutes('/v1/workflows'),
   ...workflowRoutes('/v1/notification-templates'),
+  ...workflowV2Routes,
   ...eventRoutes,
   ...notificationRoutes,
   ...subscriberV1Routes,

@@ -25,6 +25,8 @@ export interface Generation {
   errors: ErrorFilter
   /** The JSON body limit of upstream's extended routes (workflows, events, layouts, bridge). */
   largeBodyLimit: number
+  /** Path prefixes beyond the v1 ones that get that limit (`/v2/workflows` since 2025). */
+  largeBodyPrefixes: readonly string[]
   payloadTooLarge(): ApiError
   identifiers: IdentifierRules
   topics: TopicsRules

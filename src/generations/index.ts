@@ -29,6 +29,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     description: 'Novu Cloud and self-hosted releases since spring 2025 (upstream 3.19.0)',
     errors: filter2026,
     largeBodyLimit: 26 * MB,
+    largeBodyPrefixes: ['/v2/workflows'],
     payloadTooLarge: () => bareHttpError(413),
     identifiers: identifiers2026,
     topics: topics2026,
@@ -44,6 +45,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     description: 'self-hosted Novu v2.0.x (source of October 2024)',
     errors: filter2024,
     largeBodyLimit: 20 * MB,
+    largeBodyPrefixes: [],
     // Upstream answers 500 here (body-parser's error is no HttpException): see the README.
     payloadTooLarge: () =>
       objectError(413, { message: 'request entity too large', error: REASON[413] as string }),

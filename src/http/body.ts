@@ -17,7 +17,8 @@ const LARGE_BODY_PREFIXES = [
 
 export function bodyLimitFor(path: string, generation: Generation): number {
   if (path.startsWith('/__admin')) return ADMIN_BODY_LIMIT
-  return LARGE_BODY_PREFIXES.some((prefix) => path.startsWith(prefix))
+  const large = (prefix: string) => path.startsWith(prefix)
+  return LARGE_BODY_PREFIXES.some(large) || generation.largeBodyPrefixes.some(large)
     ? generation.largeBodyLimit
     : SMALL_BODY_LIMIT
 }

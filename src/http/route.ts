@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { AppEnv } from '../app-env.js'
 import type { Environment } from '../tenancy/environment.js'
 import { validate } from './validate.js'
-import { httpError, unauthorized } from '../errors.js'
+import { httpError, unauthorized, type ApiError } from '../errors.js'
 import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
 
@@ -31,6 +31,11 @@ export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknow
   existsIn?: (generation: Generation) => boolean
   /** Upstream's RootEnvironmentGuard: a Production key gets a 401 before any validation. */
   developmentOnly?: boolean
+  /**
+   * Upstream's auth guard on a route that is not ExternalApiAccessible in this generation: its
+   * error for the `ApiKey` scheme, thrown before the key is looked up (undefined: keys welcome).
+   */
+  apiKeyRefusal?: (generation: Generation) => ApiError | undefined
   params?: z.ZodType<P>
   query?: PerGeneration<z.ZodType<Q>>
   /** Query parameters that upstream turns into numbers before validating (`@Transform`/`@Type`). */
@@ -88,6 +93,8 @@ export function mountRoutes(
       if (spec.existsIn && !spec.existsIn(generationOf(c)))
         throw httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)
       c.set('matched', true)
+      const refusal = spec.apiKeyRefusal?.(generationOf(c))
+      if (refusal && c.req.header('authorization')?.split(' ')[0] === 'ApiKey') throw refusal
       let env = spec.auth === 'apiKey' ? authenticate(c) : (undefined as unknown as Environment)
       if (env instanceof Promise) env = await env
       // Delays and digests whose wait ended by the environment's clock run before anything reads.

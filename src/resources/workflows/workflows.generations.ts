@@ -7,6 +7,12 @@ import {
 } from '../../errors.js'
 import { isObj } from './document-cast.js'
 import type { WorkflowInput } from './workflow-builder.js'
+import type { Workflow } from './workflows.types.js'
+import {
+  workflowsV2_2024,
+  workflowsV2_2026,
+  type WorkflowsV2Rules,
+} from '../workflows-v2/workflows-v2.generations.js'
 
 /** The order in which the create use case meets its checks; see create-workflow.ts. */
 export type CreateOrder = 'first-step-then-variables' | 'templates-then-variables'
@@ -33,6 +39,10 @@ export interface WorkflowsRules {
   /** The `status` field a status change writes, if the generation has it. */
   statusFor(active: boolean): string | undefined
   notFoundById(id: string): ApiError
+  /** Whether GET /v1/workflows leaves a workflow out (the new dashboard's, since late 2024). */
+  hiddenFromV1List(workflow: Workflow): boolean
+  /** The /v2/workflows routes. */
+  v2: WorkflowsV2Rules
 }
 
 const mongoId = /^[0-9a-fA-F]{24}$/
@@ -53,6 +63,8 @@ export const workflows2024: WorkflowsRules = {
   extraFields: () => ({}),
   statusFor: () => undefined,
   notFoundById: (id) => notFound(`Template with id ${id} not found`),
+  hiddenFromV1List: () => false,
+  v2: workflowsV2_2024,
 }
 
 const MAX_NAME = 128
@@ -127,6 +139,8 @@ export const workflows2026: WorkflowsRules = {
   },
   statusFor: (active) => (active ? 'ACTIVE' : 'INACTIVE'),
   notFoundById: (id) => objectError(404, { message: 'Workflow cannot be found', workflowId: id }),
+  hiddenFromV1List: (workflow) => workflow.origin === 'novu-cloud' && workflow.type === 'BRIDGE',
+  v2: workflowsV2_2026,
 }
 
 /** Upstream's 400s when an environment or a workflow is over its resource limit. */

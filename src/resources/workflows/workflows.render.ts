@@ -21,6 +21,11 @@ export function renderWorkflow(
 /** A step with its template populated; a variant's template only where the read populates it. */
 function renderStep(step: WorkflowStep, variantTemplates: boolean, populate = true) {
   const out: Record<string, unknown> = { ...step }
+  // A dashboard step's control values live in a collection of their own upstream.
+  if ('controlValues' in out || 'providerOverrides' in out) {
+    delete out.controlValues
+    delete out.providerOverrides
+  }
   if (Array.isArray(step.variants))
     out.variants = (step.variants as WorkflowStep[]).map((variant) =>
       renderStep(variant, variantTemplates, variantTemplates)
@@ -65,10 +70,18 @@ export function renderListItem(
   const { steps, ...rest } = workflow
   return {
     ...rest,
-    steps: steps.map(({ variants: _variants, template, ...step }) => ({
-      ...step,
-      template: { _id: template._id, type: template.type },
-    })),
+    steps: steps.map(
+      ({
+        variants: _variants,
+        controlValues: _values,
+        providerOverrides: _po,
+        template,
+        ...step
+      }) => ({
+        ...step,
+        template: { _id: template._id, type: template.type },
+      })
+    ),
     notificationGroup: group ?? null,
     workflowIntegrationStatus: integrationStatus(workflow, hasActiveIntegration),
   }

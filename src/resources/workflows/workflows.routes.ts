@@ -20,10 +20,11 @@ function listWorkflows(env: Environment, query: string | undefined) {
   const needle = query?.toLowerCase()
   const has = (text: string) => needle === undefined || text.toLowerCase().includes(needle)
   const matches = (w: Workflow) => has(w.name) || w.triggers.some((t) => has(t.identifier))
+  const hidden = env.generation.workflows.hiddenFromV1List
   // Newest first; among equal timestamps, the later insert first.
   return env.workflows
     .live()
-    .filter(matches)
+    .filter((w) => !hidden(w) && matches(w))
     .reverse()
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
 }
@@ -68,7 +69,11 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
         const data = all
           .slice(page * limit, page * limit + limit)
           .map((w) =>
-            renderListItem(w, env.groups.get(w._notificationGroupId), env.integrations.hasActive)
+            renderListItem(
+              w,
+              w._notificationGroupId ? env.groups.get(w._notificationGroupId) : undefined,
+              env.integrations.hasActive
+            )
           )
         return json(c, 200, { page, data, totalCount: all.length, pageSize: limit })
       },

@@ -1,4 +1,5 @@
 import type { Workflow } from './workflows.types.js'
+import { duplicateId } from '../../tenancy/unique-ids.js'
 
 /** Workflows by id in creation order, with the set of live trigger identifiers. */
 export function createWorkflowStore(initial: Workflow[]) {
@@ -15,6 +16,7 @@ export function createWorkflowStore(initial: Workflow[]) {
   }
 
   function add(workflow: Workflow) {
+    if (byId.has(workflow._id)) throw duplicateId('notificationtemplates', workflow._id)
     byId.set(workflow._id, workflow)
     countIdentifier(workflow, 1)
     return workflow
@@ -33,6 +35,19 @@ export function createWorkflowStore(initial: Workflow[]) {
     /** Live workflows, counted from the identifier index (every live workflow has one). */
     liveCount: () => [...identifiers.values()].reduce((sum, n) => sum + n, 0),
     live: () => [...byId.values()].filter((w) => !w.deleted),
+    /** Changes fields in place (never the trigger identifier, which indexes the store). */
+    update(workflow: Workflow, changes: Partial<Workflow>) {
+      const { triggers: _kept, ...rest } = changes
+      Object.assign(workflow, rest)
+      return workflow
+    },
+    /** A soft delete (mongoose-delete): reads skip it and its identifier is free again. */
+    remove(workflow: Workflow, at: string) {
+      countIdentifier(workflow, -1)
+      workflow.deleted = true
+      workflow.deletedAt = at
+      return workflow
+    },
     setStatus(workflow: Workflow, active: boolean, at: string, status?: string) {
       workflow.active = active
       workflow.draft = !active

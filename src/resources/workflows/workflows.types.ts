@@ -52,7 +52,8 @@ export interface Workflow {
   draft: boolean
   critical: boolean
   isBlueprint: boolean
-  _notificationGroupId: string
+  /** Absent on a dashboard workflow made when the environment had no `General` group. */
+  _notificationGroupId?: string
   tags: string[]
   triggers: Trigger[]
   steps: WorkflowStep[]

@@ -1,0 +1,135 @@
+/**
+ * Workflows as the /v2 routes answer them (upstream's toResponseWorkflowDto and its list
+ * twin), for dashboard and v1 workflows alike: both live in one store.
+ */
+import type { Environment } from '../../tenancy/environment.js'
+import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
+import { isObj, type Obj } from './class-validation.js'
+import { payloadExample } from './payload-schema.js'
+import { buildSlug } from './slug-id.js'
+import {
+  buildPreferences,
+  forVariables,
+  storedPayloadSchema,
+  variablesFor,
+} from './workflows-v2.usecases.js'
+
+/** Old v1 workflows have neither; since 2025 a REGULAR (v1) one reads as novu-cloud-v1. */
+function computeOrigin(workflow: Workflow): string {
+  if (workflow.type === undefined && workflow.origin === undefined) return 'novu-cloud-v1'
+  return workflow.type === 'REGULAR'
+    ? 'novu-cloud-v1'
+    : (workflow.origin as string | undefined) || 'external'
+}
+
+const slugOf = (env: Environment) => (name: string) =>
+  env.generation.identifiers.slug(name, env.rng)
+
+/** The preferences a workflow answers with; a document written before they existed gets upstream's fallbacks. */
+function preferencesOf(workflow: Workflow) {
+  if ('defaultPreferences' in workflow)
+    return { user: workflow.userPreferences ?? null, default: workflow.defaultPreferences }
+  const settings = (workflow.preferenceSettings ?? {}) as Record<string, boolean>
+  return {
+    user: buildPreferences({
+      all: { enabled: true, readOnly: workflow.critical === true },
+      channels: Object.fromEntries(Object.entries(settings).map(([c, on]) => [c, { enabled: on }])),
+    }),
+    default: buildPreferences(undefined),
+  }
+}
+
+/** One step as BuildStepData answers it, issues left out when there are none. */
+function renderStep(env: Environment, workflow: Workflow, step: WorkflowStep, index: number) {
+  const name = (step.name as string | undefined) || 'MISSING STEP NAME - PLEASE UPDATE IMMEDIATELY'
+  const values = isObj(step.controlValues) ? step.controlValues : {}
+  const controls = isObj(step.template?.controls) ? (step.template.controls as Obj) : {}
+  const issues = isObj(step.issues) && Object.keys(step.issues).length ? step.issues : undefined
+  return {
+    controls: { dataSchema: controls.schema, uiSchema: controls.uiSchema, values },
+    controlValues: values,
+    ...(isObj(step.providerOverrides) ? { providerOverrides: step.providerOverrides } : {}),
+    variables: variablesFor(env, {
+      steps: workflow.steps.map(forVariables),
+      stepIndex: index,
+      payloadSchema: storedPayloadSchema(workflow),
+    }),
+    name,
+    slug: buildSlug(name, 'st_', step._templateId, slugOf(env), env.rng),
+    _id: step._templateId,
+    stepId: (step.stepId as string | undefined) || 'Missing Step Id',
+    type: step.template?.type,
+    origin: (workflow.origin as string | undefined) || 'external',
+    workflowId: workflow.triggers[0]?.identifier,
+    workflowDatabaseId: workflow._id,
+    issues,
+    stepResolverHash: step.template?.stepResolverHash,
+  }
+}
+
+const updatedBy = (workflow: Workflow) =>
+  typeof workflow._updatedBy === 'string' ? { _id: workflow._updatedBy } : undefined
+
+/** A WorkflowResponseDto (create, get, patch, put): the whole workflow with its steps' data. */
+export function renderWorkflowV2(env: Environment, workflow: Workflow): Obj {
+  const name = workflow.name || ''
+  return {
+    _id: workflow._id,
+    slug: buildSlug(name, 'wf_', workflow._id, slugOf(env), env.rng),
+    workflowId: workflow.triggers[0]?.identifier,
+    name,
+    tags: workflow.tags,
+    active: workflow.active,
+    preferences: preferencesOf(workflow),
+    steps: workflow.steps.map((step, index) => renderStep(env, workflow, step, index)),
+    description: workflow.description,
+    origin: computeOrigin(workflow),
+    lastPublishedAt: workflow.lastPublishedAt,
+    lastPublishedBy: undefined,
+    updatedAt: workflow.updatedAt || '',
+    createdAt: workflow.createdAt || '',
+    updatedBy: updatedBy(workflow),
+    status: (workflow.status as string | undefined) || 'ACTIVE',
+    issues: workflow.issues,
+    lastTriggeredAt: workflow.lastTriggeredAt,
+    payloadSchema: workflow.payloadSchema,
+    payloadExample: payloadExample(workflow.payloadSchema, workflow.origin, env.now()),
+    validatePayload: workflow.validatePayload || false,
+    isTranslationEnabled: workflow.isTranslationEnabled || false,
+    severity: (workflow.severity as string | undefined) || 'none',
+    agent: workflow.agent ?? null,
+  }
+}
+
+/** A WorkflowListResponseDto: the workflow in brief, each step's slug, type and stored issues. */
+export function renderWorkflowListItemV2(env: Environment, workflow: Workflow): Obj {
+  const name = workflow.name || 'Missing Name'
+  return {
+    _id: workflow._id,
+    workflowId: workflow.triggers[0]?.identifier,
+    slug: buildSlug(name, 'wf_', workflow._id, slugOf(env), env.rng),
+    name,
+    origin: computeOrigin(workflow),
+    tags: workflow.tags,
+    updatedAt: workflow.updatedAt || '',
+    lastPublishedAt: workflow.lastPublishedAt || '',
+    lastPublishedBy: undefined,
+    stepTypeOverviews: workflow.steps.map((s) => s.template?.type).filter((type) => !!type),
+    createdAt: workflow.createdAt || '',
+    updatedBy: updatedBy(workflow),
+    status: (workflow.status as string | undefined) || 'ACTIVE',
+    lastTriggeredAt: workflow.lastTriggeredAt,
+    isTranslationEnabled: workflow.isTranslationEnabled || false,
+    steps: workflow.steps.map((step) => ({
+      slug: buildSlug(
+        (step.name as string | undefined) || 'Missing Name',
+        'st_',
+        step._templateId,
+        slugOf(env),
+        env.rng
+      ),
+      type: step.template?.type,
+      issues: step.issues,
+    })),
+  }
+}

@@ -1,0 +1,198 @@
+import { defineRoute, type AnyRoute } from '../../http/route.js'
+import { json } from '../../http/respond.js'
+import type { Generation } from '../../generations/generation.js'
+import type { Environment } from '../../tenancy/environment.js'
+import type { Workflow } from '../workflows/workflows.types.js'
+import type { Obj } from './class-validation.js'
+import { renderWorkflowListItemV2, renderWorkflowV2 } from './workflows-v2.render.js'
+import {
+  CreateWorkflowV2BodySchema,
+  GetWorkflowV2QuerySchema,
+  ListWorkflowsV2QuerySchema,
+  PatchWorkflowV2BodySchema,
+  UpdateWorkflowV2BodySchema,
+  WorkflowV2EnvelopeSchema,
+  WorkflowV2ListSchema,
+  WorkflowV2ParamsSchema,
+} from './workflows-v2.schemas.js'
+import {
+  checkEnvironmentScope,
+  createWorkflowV2,
+  deleteWorkflowV2,
+  findWorkflow,
+  patchWorkflowV2,
+  updateWorkflowV2,
+} from './workflows-v2.usecases.js'
+
+const tags = ['Workflows (v2)']
+/** The 2024-10 server kept these routes for the dashboard: its guard refuses API keys first. */
+const refusal = { apiKeyRefusal: (g: Generation) => g.workflows.v2.apiKeyRefusal?.() }
+const wrapped = (env: Environment, workflow: Workflow) => ({
+  data: renderWorkflowV2(env, workflow),
+})
+
+/** MongoDB's order for one sort key: absent and null first, then numbers, strings, booleans. */
+function sortValue(value: unknown): [number, string | number] {
+  if (value === undefined || value === null) return [0, 0]
+  if (typeof value === 'number') return [1, value]
+  if (typeof value === 'string') return [2, value]
+  return [3, String(value)]
+}
+
+function compare(a: unknown, b: unknown): number {
+  const [rankA, valueA] = sortValue(a)
+  const [rankB, valueB] = sortValue(b)
+  if (rankA !== rankB) return rankA - rankB
+  if (typeof valueA === 'string' && typeof valueB === 'string')
+    return Buffer.compare(Buffer.from(valueA), Buffer.from(valueB))
+  return valueA < valueB ? -1 : valueA > valueB ? 1 : 0
+}
+
+interface ListQuery {
+  query?: string
+  tags?: string[]
+  status?: string[]
+  limit?: number
+  offset?: number
+  orderDirection?: string
+  orderBy?: string
+}
+
+/**
+ * Upstream's getList: every workflow of the environment (dashboard and v1 alike), filtered by a
+ * case-insensitive substring of the name or workflowId, any of the tags and any of the stored
+ * statuses; sorted on one field (ties: the later insert first when descending).
+ */
+function listWorkflows(env: Environment, query: ListQuery) {
+  const needle = query.query ? query.query.toLowerCase() : undefined
+  const has = (text: unknown) =>
+    typeof text === 'string' && needle !== undefined && text.toLowerCase().includes(needle)
+  const tagsWanted = query.tags?.length ? query.tags : undefined
+  const statuses = query.status?.length ? query.status : undefined
+  const matching = env.workflows
+    .live()
+    .filter(
+      (w) =>
+        (needle === undefined || has(w.name) || w.triggers.some((t) => has(t.identifier))) &&
+        (!tagsWanted || (w.tags ?? []).some((tag) => tagsWanted.includes(tag))) &&
+        (!statuses || statuses.includes(w.status as string))
+    )
+  const field = query.orderBy ?? 'createdAt'
+  const ascending = query.orderDirection === 'ASC'
+  const ordered = (ascending ? matching : [...matching].reverse()).sort((a, b) => {
+    const order = compare(a[field], b[field])
+    return ascending ? order : -order
+  })
+  const offset = query.offset ?? 0
+  const limit = query.limit ?? 50
+  return { page: ordered.slice(offset, offset + limit), totalCount: matching.length }
+}
+
+/** /v2/workflows, as `@novu/api` 3.x calls it (create, list, get, update, patch, delete). */
+export const workflowV2Routes: AnyRoute[] = [
+  defineRoute({
+    method: 'POST',
+    path: '/v2/workflows',
+    summary: 'Create a workflow (a duplicate workflowId is suffixed, not refused)',
+    tags,
+    auth: 'apiKey',
+    ...refusal,
+    body: CreateWorkflowV2BodySchema,
+    responses: {
+      201: { description: 'The created workflow', schema: WorkflowV2EnvelopeSchema },
+      400: { description: 'More than 20 steps, the workflow limit, no free workflowId' },
+      401: { description: '2024-10: API endpoint not available' },
+    },
+    handler(c, { env, body }) {
+      return json(c, 201, wrapped(env, createWorkflowV2(env, body as Obj)))
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/workflows',
+    summary: 'List workflows (offset pagination; dashboard and v1 workflows alike)',
+    tags,
+    auth: 'apiKey',
+    ...refusal,
+    query: ListWorkflowsV2QuerySchema,
+    responses: {
+      200: { description: 'A page of workflows', schema: WorkflowV2ListSchema },
+      401: { description: '2024-10: API endpoint not available' },
+    },
+    handler(c, { env, query }) {
+      const { page, totalCount } = listWorkflows(env, query as ListQuery)
+      const workflows = page.map((w) => renderWorkflowListItemV2(env, w))
+      return json(c, 200, { data: { workflows, totalCount } })
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v2/workflows/:workflowId',
+    summary: 'Get a workflow by _id, workflowId or slug',
+    tags,
+    auth: 'apiKey',
+    ...refusal,
+    params: WorkflowV2ParamsSchema,
+    query: GetWorkflowV2QuerySchema,
+    responses: {
+      200: { description: 'The workflow', schema: WorkflowV2EnvelopeSchema },
+      403: { description: 'environmentId names another environment' },
+      404: { description: 'Workflow cannot be found (`workflowId` flat and in ctx)' },
+    },
+    handler(c, { env, params, query }) {
+      checkEnvironmentScope(env, (query as Obj).environmentId)
+      return json(c, 200, wrapped(env, findWorkflow(env, params.workflowId)))
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/v2/workflows/:workflowId',
+    summary: 'Replace a workflow (steps matched by _id are kept; origin and workflowId stay)',
+    tags,
+    auth: 'apiKey',
+    ...refusal,
+    params: WorkflowV2ParamsSchema,
+    body: UpdateWorkflowV2BodySchema,
+    responses: {
+      200: { description: 'The updated workflow', schema: WorkflowV2EnvelopeSchema },
+      404: { description: 'Workflow cannot be found' },
+    },
+    handler(c, { env, params, body }) {
+      return json(c, 200, wrapped(env, updateWorkflowV2(env, params.workflowId, body as Obj)))
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/v2/workflows/:workflowId',
+    summary: 'Change some fields of a workflow (`active` among them); status recomputed',
+    tags,
+    auth: 'apiKey',
+    existsIn: (g) => g.workflows.v2.patch,
+    params: WorkflowV2ParamsSchema,
+    body: PatchWorkflowV2BodySchema,
+    responses: {
+      200: { description: 'The patched workflow', schema: WorkflowV2EnvelopeSchema },
+      404: { description: 'Workflow cannot be found' },
+    },
+    handler(c, { env, params, body }) {
+      return json(c, 200, wrapped(env, patchWorkflowV2(env, params.workflowId, body as Obj)))
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/v2/workflows/:workflowId',
+    summary: 'Delete a workflow (soft; its workflowId can be used again)',
+    tags,
+    auth: 'apiKey',
+    ...refusal,
+    params: WorkflowV2ParamsSchema,
+    responses: {
+      204: { description: 'Deleted (no body)' },
+      404: { description: 'Workflow cannot be found' },
+    },
+    handler(c, { env, params }) {
+      deleteWorkflowV2(env, params.workflowId)
+      return c.body(null, 204)
+    },
+  }),
+]
