@@ -1197,3 +1197,16 @@ test('clears the feed of every step of a blueprint', async () => {
   expect(blueprint.status).toBe(201)
   expect(blueprint.body.data.steps[0].template._feedId).toBeNull()
 })
+
+test('a step that is not an object names the property in the nested message, as class-validator does', async () => {
+  const res = await request(
+    createMock({ apiGeneration: '2024-10', seed: 'test' }).app,
+    'POST',
+    '/v1/workflows',
+    {
+      body: { name: 'W', notificationGroupId: '66fbb0a0c1f2e3d4a5b60001', steps: ['x'] },
+    }
+  )
+  expect(res.status).toBe(400)
+  expect(res.body.message).toEqual(['steps.nested property steps must be either object or array'])
+})
