@@ -7,6 +7,11 @@ import { createAdminClient, type AdminClient } from './admin/client.js'
 
 export interface Mock {
   app: Hono<AppEnv>
+  /**
+   * The mock's internals, for its own tests and CLI: not part of the public API (left out of the
+   * published types), so they can change without notice. Use `admin` instead.
+   * @internal
+   */
   state: MockState
   /** A fetch-style handler, for any server or test harness. */
   fetch: (request: Request) => Response | Promise<Response>
