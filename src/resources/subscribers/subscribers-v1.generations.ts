@@ -43,13 +43,7 @@ const Create2024 = z.object({
 })
 
 /** Later servers: the subclass's `subscriberId` and `channels`, then the base fields (null allowed). */
-const Create2026 = z.object({
-  subscriberId: field<string>(
-    'subscriberId',
-    [isDefined, isNotEmpty('SubscriberId is required'), isString],
-    { type: 'string', minLength: 1 }
-  ),
-  channels: channelsField,
+const BASE_FIELDS_2026 = {
   firstName: text('firstName', [isString], true),
   lastName: text('lastName', [isString], true),
   email: text('email', [isEmail], true),
@@ -58,6 +52,16 @@ const Create2026 = z.object({
   locale: text('locale', [isLocale], true),
   timezone: text('timezone', [isTimeZone], true),
   data: dataField([isObject]),
+}
+
+const Create2026 = z.object({
+  subscriberId: field<string>(
+    'subscriberId',
+    [isDefined, isNotEmpty('SubscriberId is required'), isString],
+    { type: 'string', minLength: 1 }
+  ),
+  channels: channelsField,
+  ...BASE_FIELDS_2026,
 })
 
 /** `@Transform(v => v === '' ? null : v)` on the older update's email. */
@@ -80,17 +84,7 @@ const Update2024 = z.object({
   data: dataField([]),
 })
 
-const Update2026 = z.object({
-  channels: channelsField,
-  firstName: text('firstName', [isString], true),
-  lastName: text('lastName', [isString], true),
-  email: text('email', [isEmail], true),
-  phone: text('phone', [isString], true),
-  avatar: text('avatar', [isString], true),
-  locale: text('locale', [isLocale], true),
-  timezone: text('timezone', [isTimeZone], true),
-  data: dataField([isObject]),
-})
+const Update2026 = z.object({ channels: channelsField, ...BASE_FIELDS_2026 })
 
 /** How the v1 subscriber routes differ between generations. */
 export interface SubscribersV1Rules {
