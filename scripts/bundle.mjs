@@ -10,7 +10,7 @@ await build({
   format: 'esm',
   target: 'node20',
   // Loaded on demand (createRequire, dynamic import): they stay in node_modules.
-  external: ['sanitize-html', 'yaml'],
+  external: ['sanitize-html', 'yaml', 'liquidjs', 'jsonrepair', 'pluralize', 'entities'],
   // Bundled CommonJS (handlebars) calls require(); give it Node's.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -1,6 +1,8 @@
 import type { Environment } from '../../tenancy/environment.js'
 import type { Job, Notification } from '../notifications/notifications.store.js'
+import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
+import { RenderError } from './render.js'
 import { sendMessage } from './send-message.js'
 
 /**
@@ -43,8 +45,8 @@ export function valueAt(source: unknown, path: string): unknown {
 const plus = (at: string, ms: number) => new Date(Date.parse(at) + ms).toISOString()
 
 /** The wait of a regular delay or digest step, in ms (upstream's ComputeJobWaitDuration). */
-export function waitOf(job: Job): number {
-  const meta = (job.digest ?? {}) as Obj
+export function waitOf(job: Job, metadata?: Obj): number {
+  const meta = (metadata ?? job.digest ?? {}) as Obj
   const override = delayOverride(job.overrides)
   const regularDigest = meta.type === 'regular' || meta.type === 'backoff'
   if (regularDigest || (meta.unit && meta.amount)) {
@@ -72,10 +74,21 @@ function digestEvents(notification: Notification, index: number): Obj[] | undefi
   return undefined
 }
 
-/** The delayed main digest a new digest job of the same subscriber, workflow and key joins. */
+/**
+ * The delayed main digest a new digest job of the same subscriber, workflow and key joins. A
+ * dashboard workflow's digest carries its rendered key as `digestValue`, which groups it.
+ */
 function mainDigest(env: Environment, job: Job): Job | undefined {
-  const key = (job.digest as Obj | undefined)?.digestKey
+  const meta = (job.digest ?? {}) as Obj
+  const key = meta.digestKey
   const value = typeof key === 'string' && key ? valueAt(job.payload, key) : undefined
+  const sameGroup = (other: Job) => {
+    const theirs = (other.digest ?? {}) as Obj
+    if (meta.digestValue !== undefined) return theirs.digestValue === meta.digestValue
+    return typeof key === 'string' && key
+      ? theirs.digestKey === key && valueAt(other.payload, key) === value
+      : true
+  }
   return env.notifications
     .waitingJobs()
     .find(
@@ -84,11 +97,134 @@ function mainDigest(env: Environment, job: Job): Job | undefined {
         other.type === 'digest' &&
         other._subscriberId === job._subscriberId &&
         other._templateId === job._templateId &&
-        (typeof key === 'string' && key
-          ? (other.digest as Obj | undefined)?.digestKey === key &&
-            valueAt(other.payload, key) === value
-          : true)
+        sameGroup(other)
     )
+}
+
+/* --------------------------------------------------------------------------------------------
+ * Dashboard (v2) workflows: a delay or digest step's timing comes from its rendered controls
+ */
+
+type Ctx = { env: Environment; job: Job; at: string }
+
+/** The job failed: upstream's worker stops the run there (later jobs stay pending). */
+function fail(ctx: Ctx, detail: string, error: string) {
+  addDetail(ctx, detail, 'Failed', undefined, { error })
+  ctx.job.status = 'failed'
+  ctx.job.updatedAt = ctx.at
+}
+
+/** The step's outputs from upstream's bridge, or undefined after failing the job. */
+function actionOutputs(ctx: Ctx): Obj | undefined {
+  const { env, job, at } = ctx
+  const workflow = bridgeWorkflowOf(env, job)
+  const subscriber = workflow && env.subscribers.byId(job._subscriberId)
+  if (!workflow || !subscriber) return {}
+  const actor = job.actorId ? env.subscribers.get(job.actorId) : undefined
+  try {
+    const result = executeBridge(
+      { env, job, subscriber, ...(actor ? { actor } : {}), at },
+      workflow
+    )
+    return 'outputs' in result ? result.outputs : {}
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error
+    fail(ctx, 'Bridge execution failed', error.message)
+    return undefined
+  }
+}
+
+/** A wait that ends at a date JavaScript can hold (upstream's tier limit refuses far less). */
+const canWait = (at: string, ms: number) =>
+  Number.isFinite(ms) && !Number.isNaN(new Date(Date.parse(at) + ms).getTime())
+
+const DURATION_UNITS: Record<string, number> = {
+  seconds: 1000,
+  minutes: 60_000,
+  hours: 3_600_000,
+  days: 86_400_000,
+  weeks: 7 * 86_400_000,
+  months: 30 * 86_400_000,
+}
+
+/**
+ * When a dashboard workflow's delay ends: at `payload[dynamicKey]` (an ISO date, or an
+ * `{amount, unit}` duration) for a dynamic one, after `amount` `unit` for a regular one (the
+ * trigger's `overrides.delay` first), at once for a cron one (see the README). Undefined after
+ * failing the job.
+ */
+function bridgeDelayDue(ctx: Ctx, outputs: Obj): string | undefined {
+  const { job, at } = ctx
+  if (outputs.dynamicKey !== undefined && outputs.dynamicKey !== null) {
+    const key = String(outputs.dynamicKey)
+    job.step = { ...job.step, metadata: { type: 'dynamic', dynamicKey: key } }
+    const value = valueAt({ payload: job.payload }, key)
+    if (!value)
+      return void fail(
+        ctx,
+        'Delay misconfiguration',
+        `Dynamic delay key '${key}' not found in payload`
+      )
+    if (
+      typeof value === 'string' &&
+      /^\d{4}-\d{2}-\d{2}/.test(value) &&
+      !Number.isNaN(Date.parse(value))
+    ) {
+      if (Date.parse(value) <= Date.parse(at))
+        return void fail(ctx, 'Delay misconfiguration', 'delay must be in the future')
+      return new Date(Date.parse(value)).toISOString()
+    }
+    if (isObj(value) && 'amount' in value && 'unit' in value) {
+      const unit = DURATION_UNITS[String(value.unit)]
+      if (typeof value.amount !== 'number' || value.amount < 0 || !unit)
+        return void fail(ctx, 'Delay misconfiguration', 'Invalid duration in dynamic delay')
+      if (value.amount * unit <= 0)
+        return void fail(ctx, 'Delay misconfiguration', 'delay must be in the future')
+      if (!canWait(at, value.amount * unit))
+        return void fail(ctx, 'Defer duration limit exceeded', 'delay is too long')
+      return plus(at, value.amount * unit)
+    }
+    return void fail(ctx, 'Delay misconfiguration', `Dynamic delay value is not a valid format`)
+  }
+  if (outputs.cron !== undefined && outputs.cron !== null) {
+    job.step = { ...job.step, metadata: { type: 'timed' } }
+    return at
+  }
+  const metadata = { type: 'regular', amount: outputs.amount || 0, unit: outputs.unit }
+  job.step = { ...job.step, metadata }
+  const wait = waitOf(job, metadata)
+  if (!canWait(at, wait))
+    return void fail(ctx, 'Defer duration limit exceeded', 'delay is too long')
+  return plus(at, wait)
+}
+
+/** A dashboard workflow's digest settings, as upstream writes them onto the job. */
+function bridgeDigest(job: Job, outputs: Obj): Obj {
+  const digestKey =
+    ((job.digest as Obj | undefined)?.digestKey as string | undefined) || 'No-Key-Provided'
+  const digestValue = outputs.digestKey || 'No-Value-Provided'
+  if (outputs.cron !== undefined && outputs.cron !== null)
+    return { type: 'timed', digestValue, digestKey, timed: { cronExpression: outputs.cron } }
+  const window = isObj(outputs.lookBackWindow) ? outputs.lookBackWindow : undefined
+  if (window && window.amount != null && window.unit != null)
+    return {
+      type: 'backoff',
+      amount: outputs.amount,
+      digestValue,
+      digestKey,
+      unit: outputs.unit,
+      backoff: true,
+      backoffAmount: window.amount,
+      backoffUnit: window.unit,
+    }
+  const none = !outputs.amount && !outputs.unit
+  return {
+    type: 'regular',
+    amount: none ? 0 : outputs.amount,
+    digestKey,
+    digestValue,
+    unit: none ? 'seconds' : outputs.unit,
+  }
 }
 
 /**
@@ -127,7 +263,12 @@ export function runChain(env: Environment, notification: Notification, index: nu
     }
     if (job.type === 'delay') {
       const meta = (job.digest ?? {}) as Obj
-      if (meta.type === 'scheduled') {
+      if (bridgeWorkflowOf(env, job)) {
+        const outputs = actionOutputs(ctx)
+        const due = outputs && bridgeDelayDue(ctx, outputs)
+        if (!due) return
+        env.notifications.delay(job, due)
+      } else if (meta.type === 'scheduled') {
         const due = Date.parse(String(valueAt(job.payload, String(meta.delayPath ?? ''))))
         if (Number.isNaN(due) || due < Date.parse(at)) {
           job.status = 'canceled'
@@ -140,6 +281,13 @@ export function runChain(env: Environment, notification: Notification, index: nu
       return
     }
     if (job.type === 'digest') {
+      if (bridgeWorkflowOf(env, job)) {
+        const outputs = actionOutputs(ctx)
+        if (!outputs) return
+        job.digest = { ...(job.digest ?? {}), ...bridgeDigest(job, outputs) }
+        if (!canWait(at, waitOf(job)))
+          return fail(ctx, 'Defer duration limit exceeded', 'digest window is too long')
+      }
       if (backsOff(env, job, at)) {
         job.status = 'skipped'
         job.updatedAt = at

@@ -3,6 +3,7 @@ import type { Message } from '../messages/messages.store.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
 import type { Job } from '../notifications/notifications.store.js'
 import type { EventsRules } from './events.generations.js'
+import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { renderTemplate, RenderError } from './render.js'
 
@@ -68,6 +69,8 @@ function messageDocument(ctx: SendContext, fields: Obj): Message {
   if (fields._feedId !== undefined) doc._feedId = fields._feedId
   doc.channel = channel
   if (fields.content !== undefined) doc.content = fields.content
+  if (fields.avatar !== undefined) doc.avatar = fields.avatar
+  if (fields.data !== undefined) doc.data = fields.data
   if (fields.phone !== undefined) doc.phone = fields.phone
   doc.providerId = fields.providerId
   doc.deviceTokens = fields.deviceTokens ?? []
@@ -140,26 +143,66 @@ function inAppCta(cta: unknown, data: Obj): Obj {
   return out
 }
 
-function sendInApp(ctx: SendContext, template: Obj, providerId: string) {
+/**
+ * A dashboard workflow's in-app outputs as the message keeps them (upstream's
+ * inAppMessageFromBridgeOutputs): `body` as the content, `redirect` and the two actions as the
+ * cta, the subject, avatar and data as they are. Unset fields stay out, as Mongoose drops them.
+ */
+function bridgeInApp(outputs: Obj): Obj {
+  const redirect = isObj(outputs.redirect) ? outputs.redirect : {}
+  const button = (type: string, value: unknown) => {
+    if (!isObj(value)) return []
+    const to = isObj(value.redirect) ? value.redirect : {}
+    return [
+      {
+        type,
+        content: value.label,
+        ...(to.url !== undefined ? { url: to.url } : {}),
+        ...(to.target !== undefined ? { target: to.target } : {}),
+      },
+    ]
+  }
+  const data: Obj = {}
+  if (redirect.url !== undefined) data.url = redirect.url
+  if (redirect.target !== undefined) data.target = redirect.target
+  return {
+    content: outputs.body || '',
+    cta: {
+      type: 'redirect',
+      ...(Object.keys(data).length ? { data } : {}),
+      action: {
+        buttons: [
+          ...button('primary', outputs.primaryAction),
+          ...button('secondary', outputs.secondaryAction),
+        ],
+      },
+    },
+    ...(outputs.subject !== undefined ? { subject: outputs.subject } : {}),
+    ...(outputs.avatar !== undefined ? { avatar: outputs.avatar } : {}),
+    ...(isObj(outputs.data) && Object.keys(outputs.data).length ? { data: outputs.data } : {}),
+  }
+}
+
+function sendInApp(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {
+  const actor = isObj(template.actor) && template.actor.type !== 'none' ? template.actor : undefined
+  const base = {
+    channel: 'in_app',
+    _feedId: (template._feedId as string | null | undefined) ?? null,
+    providerId,
+    ...(actor ? { actor } : {}),
+  }
+  if (bridge) return void store(ctx, { ...base, ...bridgeInApp(bridge) })
   const data = compileData(ctx)
   const content = template.content ? renderTemplate(template.content, { ...data, branding }) : ''
   const cta = inAppCta(template.cta, data)
-  const actor = isObj(template.actor) && template.actor.type !== 'none' ? template.actor : undefined
-  store(ctx, {
-    channel: 'in_app',
-    cta,
-    _feedId: (template._feedId as string | null | undefined) ?? null,
-    content,
-    providerId,
-    ...(actor ? { actor } : {}),
-  })
+  store(ctx, { ...base, cta, content })
 }
 
 /**
  * The email step: the message is stored before rendering (with the template's subject), then
  * the rendered subject and blocks (trimmed) replace it; a custom HTML stays as written.
  */
-function sendEmail(ctx: SendContext, template: Obj, providerId: string) {
+function sendEmail(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {
   const email = ctx.rules.emailRecipient(ctx.job.payload, ctx.job.overrides, ctx.subscriber.email)
   const base = {
     channel: 'email',
@@ -173,6 +216,11 @@ function sendEmail(ctx: SendContext, template: Obj, providerId: string) {
           errorId: 'mail_unexpected_error',
           errorText: 'Subscriber does not have an email address',
         }),
+  }
+  if (bridge) {
+    // The bridge's subject and HTML body (none when the body is empty).
+    const subject = bridge.subject || template.subject || ''
+    return void store(ctx, { ...base, subject, content: bridge.body || undefined })
   }
   let subject: string
   let content: unknown = template.content
@@ -197,10 +245,13 @@ function sendEmail(ctx: SendContext, template: Obj, providerId: string) {
   store(ctx, { ...base, subject, content })
 }
 
-function sendSms(ctx: SendContext, template: Obj, providerId: string) {
-  const data = compileData(ctx)
-  const content = renderTemplate(template.content, data)
-  if (!content) throw new RenderError('Message content could not be generated')
+function sendSms(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {
+  let content: string
+  if (bridge) content = (bridge.body as string | undefined) || ''
+  else {
+    content = renderTemplate(template.content, compileData(ctx))
+    if (!content) throw new RenderError('Message content could not be generated')
+  }
   const sent = ctx.job.payload.phone || ctx.subscriber.phone
   const phone = typeof sent === 'string' && sent ? sent : undefined
   store(ctx, {
@@ -225,8 +276,8 @@ interface ChannelCredential {
 }
 
 /** Chat and push: one message per subscriber channel with credentials and an active integration. */
-function sendPerChannel(ctx: SendContext, template: Obj, channel: 'chat' | 'push') {
-  const data = compileData(ctx)
+function sendPerChannel(ctx: SendContext, template: Obj, channel: 'chat' | 'push', bridge?: Obj) {
+  const data = bridge ? {} : compileData(ctx)
   const credentials = (ctx.subscriber.channels ?? []) as ChannelCredential[]
   let sent = 0
   for (const entry of credentials) {
@@ -235,14 +286,20 @@ function sendPerChannel(ctx: SendContext, template: Obj, channel: 'chat' | 'push
     const tokens = entry.credentials?.deviceTokens
     if (channel === 'push' && !(Array.isArray(tokens) && tokens.length)) continue
     if (channel === 'chat' && !entry.credentials?.webhookUrl) continue
-    const content = renderTemplate(template.content, data)
+    // Upstream stores a dashboard workflow's chat body, but leaves its push title and content
+    // empty (the provider gets the bridge's, the message the compiled v1 ones, which are '').
+    const content = bridge
+      ? channel === 'chat'
+        ? (bridge.body as string | undefined) || ''
+        : ''
+      : renderTemplate(template.content, data)
     store(ctx, {
       channel,
       content,
       providerId: entry.providerId,
       ...(channel === 'push'
         ? {
-            title: renderTemplate(template.title ?? '', data),
+            title: bridge ? '' : renderTemplate(template.title ?? '', data),
             deviceTokens: tokens,
             overrides: providerOverrides(ctx.job.overrides, 'push', entry.providerId),
           }
@@ -261,8 +318,11 @@ export function sendMessage(ctx: SendContext): void {
   const template = (ctx.job.step.template ?? {}) as Obj
   const channel = ctx.job.type
   addDetail(ctx, 'Start sending message', 'Pending')
+  const bridge = bridgeOutputs(ctx)
+  if (bridge === null) return
   try {
-    if (channel === 'chat' || channel === 'push') return sendPerChannel(ctx, template, channel)
+    if (channel === 'chat' || channel === 'push')
+      return sendPerChannel(ctx, template, channel, bridge)
     const identifier =
       channel === 'email' && isObj(ctx.job.overrides.email)
         ? (ctx.job.overrides.email.integrationIdentifier as string | undefined)
@@ -272,13 +332,42 @@ export function sendMessage(ctx: SendContext): void {
       addDetail(ctx, 'Subscriber does not have an active integration', 'Failed')
       return
     }
-    if (channel === 'in_app') sendInApp(ctx, template, integration.providerId)
-    else if (channel === 'email') sendEmail(ctx, template, integration.providerId)
-    else if (channel === 'sms') sendSms(ctx, template, integration.providerId)
+    if (channel === 'in_app') sendInApp(ctx, template, integration.providerId, bridge)
+    else if (channel === 'email') sendEmail(ctx, template, integration.providerId, bridge)
+    else if (channel === 'sms') sendSms(ctx, template, integration.providerId, bridge)
   } catch (error) {
     if (!(error instanceof RenderError)) throw error
     addDetail(ctx, 'Message content could not be generated', 'Failed', undefined, {
       error: error.message,
     })
+  }
+}
+
+/**
+ * A dashboard (v2) workflow's step runs through upstream's bridge before anything else: its
+ * outputs, undefined for a v1 workflow, or null when the bridge call failed or skipped the step
+ * (no message then, as upstream).
+ */
+function bridgeOutputs(ctx: SendContext): Obj | undefined | null {
+  const workflow = bridgeWorkflowOf(ctx.env, ctx.job)
+  if (!workflow) return undefined
+  try {
+    const result = executeBridge(
+      {
+        env: ctx.env,
+        job: ctx.job,
+        subscriber: ctx.subscriber,
+        ...(ctx.actor ? { actor: ctx.actor } : {}),
+        at: ctx.at,
+      },
+      workflow
+    )
+    if ('outputs' in result) return result.outputs
+    addDetail(ctx, 'Bridge execution skipped', 'Failed', undefined, { skip: true })
+    return null
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error
+    addDetail(ctx, 'Bridge execution failed', 'Failed', undefined, { error: error.message })
+    return null
   }
 }
