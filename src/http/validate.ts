@@ -50,3 +50,26 @@ export function validate(schema: z.ZodType, value: unknown, withPaths = false): 
     )
   )
 }
+
+/**
+ * A property whose failures are computed whole (nested members, several messages): each
+ * message becomes one issue, in order. Absent or null skips it when optional.
+ */
+export function fieldWith<T>(
+  doc: JsonSchemaDoc,
+  messages: (value: unknown) => string[],
+  options: { optional?: boolean } = {}
+): z.ZodType<T> {
+  const schema = z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (options.optional && (value === undefined || value === null)) return
+      for (const message of messages(value)) ctx.addIssue({ code: 'custom', message })
+    })
+    .meta(doc)
+  return (options.optional ? schema.optional() : schema) as unknown as z.ZodType<T>
+}
+
+/** Every message the checks give for one value, in order. */
+export const runChecks = (checks: Check[], value: unknown, property: string) =>
+  checks.map((check) => check(value, property)).filter((m): m is string => m !== undefined)

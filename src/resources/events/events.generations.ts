@@ -18,6 +18,7 @@ import {
   type BulkBody,
   type TriggerBody,
 } from './events.schemas.js'
+import { isObj } from '../../objects.js'
 
 type Obj = Record<string, unknown>
 
@@ -74,7 +75,6 @@ export interface EventsRules {
   renderContext(role: string): Obj
 }
 
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
 
 /** Since mid-2025: `txn_` + the ObjectId-like 8 hex of the Unix time + 12 `[0-9a-z]`. */

@@ -12,10 +12,10 @@ import {
 } from './events.schemas.js'
 import { cancelTransaction } from './jobs.js'
 import { parseEvent } from './parse-event.js'
+import { isObj } from '../../objects.js'
 
 const tags = ['Events']
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 const asObject = (v: unknown): Obj => (isObj(v) ? v : {})
 
 const wrapped = z.object({ data: TriggerResultSchema })

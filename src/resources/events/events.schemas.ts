@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { field } from '../../http/validate.js'
+import { field, fieldWith, runChecks } from '../../http/validate.js'
 import { isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isEmail, isLocale, isTimeZone } from '../subscribers/checks.js'
+import { isObj } from '../../objects.js'
 
 /**
  * The trigger family's request DTOs, per generation: properties in the order upstream declares
@@ -10,26 +11,6 @@ import { isEmail, isLocale, isTimeZone } from '../subscribers/checks.js'
  */
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
-
-/** A property whose messages are computed whole: each becomes one issue, in order. */
-function fieldWith<T>(
-  doc: Record<string, unknown>,
-  messages: (value: unknown) => string[],
-  options: { optional?: boolean } = {}
-): z.ZodType<T> {
-  const schema = z
-    .unknown()
-    .superRefine((value, ctx) => {
-      if (options.optional && (value === undefined || value === null)) return
-      for (const message of messages(value)) ctx.addIssue({ code: 'custom', message })
-    })
-    .meta(doc)
-  return (options.optional ? schema.optional() : schema) as unknown as z.ZodType<T>
-}
-
-const run = (checks: Check[], value: unknown, property: string) =>
-  checks.map((check) => check(value, property)).filter((m): m is string => m !== undefined)
 
 /** `@IsNotEmpty()`: '', null and undefined fail. */
 const isNotEmpty =
@@ -39,14 +20,14 @@ const isNotEmpty =
 
 /** A property checked only when present (`@IsOptional()`), null also skipped. */
 const optional = (obj: Obj, name: string, checks: Check[]) =>
-  obj[name] === undefined || obj[name] === null ? [] : run(checks, obj[name], name)
+  obj[name] === undefined || obj[name] === null ? [] : runChecks(checks, obj[name], name)
 
 /** The subscriber DTO a trigger's `actor` is validated as, per generation. */
 export type SubscriberDtoMessages = (subscriber: Obj) => string[]
 
 /** 2024-10: `CreateSubscriberRequestDto`, no null special case, no timezone. */
 export const subscriberDto2024: SubscriberDtoMessages = (s) => [
-  ...run([isDefined, isString], s.subscriberId, 'subscriberId'),
+  ...runChecks([isDefined, isString], s.subscriberId, 'subscriberId'),
   ...optional(s, 'email', [isEmail]),
   ...optional(s, 'firstName', [isString]),
   ...optional(s, 'lastName', [isString]),
@@ -58,7 +39,7 @@ export const subscriberDto2024: SubscriberDtoMessages = (s) => [
 
 /** Since 2025: the subclass's own properties first, then `BaseSubscriberFieldsDto`'s. */
 export const subscriberDto2026: SubscriberDtoMessages = (s) => [
-  ...run(
+  ...runChecks(
     [isDefined, isNotEmpty('SubscriberId is required'), isString],
     s.subscriberId,
     'subscriberId'
@@ -155,7 +136,7 @@ const tenant = fieldWith<string | Obj>(
 /** `@IsOptional() @ValidateIf(v => v !== null) @IsString() @IsNotEmpty()`. */
 const agentId = fieldWith<string | null>(
   { type: ['string', 'null'], description: 'an agent identifier (the mock has no agents)' },
-  (v) => run([isNotEmpty(), isString], v, 'agentId'),
+  (v) => runChecks([isNotEmpty(), isString], v, 'agentId'),
   { optional: true }
 )
 const context = z
@@ -188,7 +169,7 @@ export const TriggerBody2024 = z.object({
 }) as unknown as z.ZodType<TriggerBody>
 
 const to2026 = fieldWith<unknown>(RECIPIENTS_DOC, (v) => [
-  ...run([isDefined], v, 'to'),
+  ...runChecks([isDefined], v, 'to'),
   ...(isRecipientsPayload(v) ? [] : [RECIPIENTS_MESSAGE('to')]),
 ])
 

@@ -4,6 +4,7 @@ import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { RenderError } from './render.js'
 import { sendMessage } from './send-message.js'
+import { isObj } from '../../objects.js'
 
 /**
  * The worker's job chain, run on the environment's clock: each job runs when its parent is
@@ -12,7 +13,6 @@ import { sendMessage } from './send-message.js'
  */
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 const CHANNELS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
 

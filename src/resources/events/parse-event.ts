@@ -10,9 +10,9 @@ import {
   verifyPayload,
 } from './payload-checks.js'
 import { runTrigger } from './worker.js'
+import { isObj } from '../../objects.js'
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** One trigger as the controllers hand it to upstream's ParseEventRequest. */
 export interface ParseInput {

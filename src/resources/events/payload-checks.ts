@@ -1,5 +1,6 @@
 import { badRequest, httpError, InternalError } from '../../errors.js'
 import type { Workflow } from '../workflows/workflows.types.js'
+import { isObj } from '../../objects.js'
 
 /**
  * Upstream's VerifyPayload and the trigger-context check: required template variables (with
@@ -8,7 +9,6 @@ import type { Workflow } from '../workflows/workflows.types.js'
  */
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 interface Variable {
   name: string

@@ -6,9 +6,9 @@ import type { EventsRules } from './events.generations.js'
 import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { renderTemplate, RenderError } from './render.js'
+import { isObj } from '../../objects.js'
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 const DAY_MS = 86_400_000
 
 /** What a channel step sends with: its job, the subscriber and the render context. */

@@ -7,6 +7,7 @@ import { jsonHeapBytes } from '../../memory/estimate.js'
 import type { EventsRules } from './events.generations.js'
 import { missingPayloadKeys } from './payload-checks.js'
 import { runChain, runDue, waitOf } from './jobs.js'
+import { isObj } from '../../objects.js'
 
 /**
  * What upstream's worker does with a processed trigger, run before the HTTP answer: recipients
@@ -15,7 +16,6 @@ import { runChain, runDue, waitOf } from './jobs.js'
  */
 
 type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 export interface TriggerCommand {
   workflow: Workflow

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { field } from '../../http/validate.js'
+import { field, fieldWith, runChecks } from '../../http/validate.js'
 import { isArray, isDefined, isString, max, type Check } from '../../http/rules.js'
 import { arrayMaxSize, arrayMinSize, eachString, isNotEmpty, length } from './checks.js'
 
@@ -28,28 +28,6 @@ export const TopicListSchema = z.object({
 // class-validator runs them (`@IsDefined` first, then the decorators from the bottom up).
 
 /**
- * A property whose failures are computed whole (nested members, several messages): each
- * message becomes one issue, in order. Absent or null skips it when optional.
- */
-export function fieldWith<T>(
-  doc: Record<string, unknown>,
-  messages: (value: unknown) => string[],
-  options: { optional?: boolean } = {}
-): z.ZodType<T> {
-  const schema = z
-    .unknown()
-    .superRefine((value, ctx) => {
-      if (options.optional && (value === undefined || value === null)) return
-      for (const message of messages(value)) ctx.addIssue({ code: 'custom', message })
-    })
-    .meta(doc)
-  return (options.optional ? schema.optional() : schema) as unknown as z.ZodType<T>
-}
-
-const run = (checks: Check[], value: unknown, property: string) =>
-  checks.map((check) => check(value, property)).filter((m): m is string => m !== undefined)
-
-/**
  * `@ValidateNested({ each: true })` with `@Type(() => Object)`: a member that is no object fails
  * (an array member is looked into). Nest's pipe then keeps the members' messages only, each
  * prefixed with its path, and drops the property's own; with no member failing, the property's
@@ -65,9 +43,9 @@ export function nestedEachMessages(property: string, own: Check[]) {
   return (value: unknown): string[] => {
     if (Array.isArray(value)) {
       const nested = members(value, property)
-      return nested.length ? nested : run(own, value, property)
+      return nested.length ? nested : runChecks(own, value, property)
     }
-    const messages = run(own, value, property)
+    const messages = runChecks(own, value, property)
     return value !== undefined && (value === null || typeof value !== 'object')
       ? [...messages, text]
       : messages

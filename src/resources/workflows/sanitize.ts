@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type sanitizeHtmlType from 'sanitize-html'
 import { badRequest } from '../../errors.js'
+import { isObj } from '../../objects.js'
 
 // Loaded on first use: only workflows whose step content type is "editor" need it.
 const requireLazily = createRequire(import.meta.url)
@@ -68,8 +69,6 @@ export function sanitizeContent(content: unknown): unknown {
   return content
 }
 
-type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 const textLength = (v: unknown) => (typeof v === 'string' ? v.length : 0)
 
 function editorChars(template: unknown): number {
