@@ -1,12 +1,14 @@
-// `npm run bench`: novu-mock against a bare Hono app serving the same bytes, pair by pair, plus
-// start-up, memory, scale and a long journal run. Prints one markdown table and writes
-// .bench/results.json. Env: BENCH_ROUNDS, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_QUICK=1 (a
-// ~30 s smoke run), BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where
-// the JSON goes).
+// `npm run bench`: novu-mock against a bare Hono app serving the same bytes, pair by pair, for
+// every route family in both generations, plus start-up, memory under load, memory per stored
+// record, scale (pages at a million records, a trigger to a topic of 10,000 subscribers) and a
+// long journal run. Prints one markdown table and writes .bench/results.json. Env: BENCH_ROUNDS,
+// BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_QUICK=1 (a few minutes), BENCH_ROUTES (names, comma
+// separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,scale,environments,journal),
+// BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where the JSON goes).
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import { dirname, join, relative, resolve } from 'node:path'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { dirname, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   call,
@@ -21,27 +23,28 @@ import {
   summary,
 } from './harness.mjs'
 import { measureStartup } from './startup.mjs'
-import { topicsScale } from './topics-scale.mjs'
-import {
-  addInactiveRules,
-  captureRoutes,
-  manyKeyRequests,
-  ROUTES,
-  TOPICS_PATH,
-} from './workloads.mjs'
+import { addInactiveRules, manyKeyRequests } from './workloads.mjs'
+import { captureRoute, GENERATIONS, routesFor } from './routes.mjs'
 import { renderTable } from './table.mjs'
 
 const QUICK = process.env.BENCH_QUICK === '1'
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 5))
-const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 5))
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const WARMUP_SECONDS = QUICK ? 0 : 2
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 1 : 3))
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5))
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const WARMUP_SECONDS = QUICK ? 1 : 2
 const SCALE_ROUNDS = Math.min(ROUNDS, 3)
-const STARTS = QUICK ? 3 : 10
+const STARTS = QUICK ? 5 : 10
 const JOURNAL_REQUESTS = Number(process.env.BENCH_JOURNAL_REQUESTS ?? (QUICK ? 30_000 : 1_000_000))
-// The smoke run keeps every step but makes the slow set-ups smaller.
+// The quick run keeps every step but makes the slow set-ups smaller.
 const ENVIRONMENTS = QUICK ? 200 : 1000
-const TOPICS = 100_000
+const RECORDS = Number(process.env.BENCH_RECORDS ?? (QUICK ? 10_000 : 100_000))
+const SCALE_RECORDS = Number(process.env.BENCH_SCALE_RECORDS ?? (QUICK ? 100_000 : 1_000_000))
+const TOPIC_SUBSCRIBERS = Number(process.env.BENCH_TOPIC_SUBSCRIBERS ?? (QUICK ? 2_000 : 10_000))
+const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',')
+const ONLY_GENERATIONS = process.env.BENCH_GENERATIONS?.split(',') ?? GENERATIONS
+const SKIP = new Set(process.env.BENCH_SKIP?.split(',') ?? [])
+/** What the mock runs with under load: no workflow limit, room for what the writes keep. */
+const MOCK_OPTIONS = { maxWorkflows: 0, maxMemoryMb: 2048 }
 
 const began = performance.now()
 const log = (line) =>
@@ -67,8 +70,16 @@ async function measure(server, options) {
 async function pairs(label, { mock, bare, mockOptions, bareOptions, rounds }) {
   const runs = []
   if (WARMUP_SECONDS > 0) {
-    await load(mock.url, { seconds: WARMUP_SECONDS, ...(await mockOptions()) })
-    await load(bare.url, { seconds: WARMUP_SECONDS, ...(await bareOptions()) })
+    await load(mock.url, {
+      seconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+      ...(await mockOptions()),
+    })
+    await load(bare.url, {
+      seconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+      ...(await bareOptions()),
+    })
   }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? ['bare', 'mock'] : ['mock', 'bare']
@@ -105,33 +116,63 @@ const FAKE_IDS = Array.from(
   (_, i) => `66fbb0a0c1f2e3d4a5b6${String(i).padStart(4, '0')}`
 )
 
-async function routePairs(mock, bare) {
+/**
+ * Every route family of one generation: a mock answering as it and a bare app serving what it
+ * answered, pair by pair. Peak RSS is taken per route, from the RSS the previous one left.
+ */
+async function routePairs(generation) {
+  const mock = await startServer({
+    kind: 'mock',
+    options: { ...MOCK_OPTIONS, apiGeneration: generation },
+  })
+  await addInactiveRules(mock.url)
+  const routes = routesFor(generation).filter((r) => !ONLY_ROUTES || ONLY_ROUTES.includes(r.name))
+  const captured = []
+  for (const route of routes) captured.push(await captureRoute(mock.url, route, generation))
+  const bare = await startServer({ kind: 'bare', routes: captured })
+  const idleRssMB = round1((await mock.mem()).rss / MB)
+  const bareIdleRssMB = round1((await bare.mem()).rss / MB)
   const results = {}
-  for (const [name, route] of Object.entries(ROUTES)) {
-    log(`${route.label}`)
+  for (const route of routes) {
+    log(`${generation} ${route.label}`)
     // From the RSS the previous route left: V8 seldom gives memory back to the system.
     await mock.resetPeak()
-    results[name] = await pairs(route.label, {
+    await bare.resetPeak()
+    // The bare app answers any id and any body: the same request sequence, with ids that need
+    // no set-up; a path that names a cursor is the mock's own.
+    const byId = route.name.startsWith('put') || route.name.startsWith('patch')
+    const forBare = byId ? FAKE_IDS : await route.prepare?.(mock.url, CONNECTIONS, generation)
+    results[route.name] = await pairs(`${generation} ${route.label}`, {
       mock,
       bare,
       rounds: ROUNDS,
-      mockOptions: async () => route.options(await route.prepare?.(mock.url, CONNECTIONS)),
-      // The bare app answers any id: the same request sequence, with ids that need no set-up.
-      bareOptions: async () => route.options(FAKE_IDS),
+      mockOptions: async () =>
+        route.options(await route.prepare?.(mock.url, CONNECTIONS, generation)),
+      bareOptions: async () => route.options(forBare),
     })
-    results[name].target = route.target
-    results[name].peakRssMB = round1((await mock.mem()).peakRss / MB)
+    Object.assign(results[route.name], {
+      label: route.label,
+      target: route.target,
+      floor: route.floor,
+      peakRssMB: round1((await mock.mem()).peakRss / MB),
+      barePeakRssMB: round1((await bare.mem()).peakRss / MB),
+    })
   }
-  return results
+  await mock.close()
+  await bare.close()
+  const responses = captured.map(({ body: _body, ...rest }) => rest)
+  return { routes: results, idleRssMB, bareIdleRssMB, responses }
 }
 
 /**
  * 1,000 environments, on a mock of their own so that the memory they take is measured from a
  * fresh start: what each costs, and a GET spread over all their keys.
  */
-async function manyEnvironments(bare) {
+async function manyEnvironments() {
   log(`GET over ${ENVIRONMENTS} environments`)
   const mock = await startServer({ kind: 'mock', options: {} })
+  const captured = await captureRoute(mock.url, routesFor('2026-08')[0], '2026-08')
+  const bare = await startServer({ kind: 'bare', routes: [captured] })
   try {
     await addInactiveRules(mock.url)
     // One environment first, so faker and the code paths are loaded before the baseline.
@@ -162,76 +203,55 @@ async function manyEnvironments(bare) {
     }
   } finally {
     await mock.close()
+    await bare.close()
   }
 }
 
-/** Heap per workflow POST stored: the last round's workflows, then none (reset), after GC. */
-async function storedWorkflowMemory(mock, stored) {
-  await mock.gc()
-  const withWorkflows = (await mock.mem()).heapUsed
-  await ROUTES.post.prepare(mock.url)
-  await mock.gc()
-  const without = (await mock.mem()).heapUsed
-  return Math.round((withWorkflows - without) / stored / 1024)
-}
-
-/** The same GET with 100,000 topics in the key's environment, from a scenario in a temp dir. */
-async function manyTopics(bare) {
-  log(`GET with ${TOPICS} topics`)
-  const dir = mkdtempSync(join(tmpdir(), 'novu-mock-bench-'))
-  const name = 'bench-100k-topics'
-  writeFileSync(
-    join(dir, `${name}.json`),
-    JSON.stringify({ name, data: { generate: { topics: TOPICS } } })
-  )
-  const mock = await startServer({ kind: 'mock', options: { scenario: name, scenariosDir: dir } })
-  try {
-    await addInactiveRules(mock.url)
-    const started = performance.now()
-    const first = await call(mock.url, 'GET', TOPICS_PATH, {
-      key: ROUTES.get.options().headers.Authorization.slice(7),
-    })
-    const buildMs = Math.round(performance.now() - started)
-    const totalCount = JSON.parse(first.bytes.toString()).totalCount
-    await mock.resetPeak()
-    const result = await pairs(`GET /v1/topics, ${TOPICS} topics`, {
-      mock,
-      bare,
-      rounds: SCALE_ROUNDS,
-      mockOptions: () => ROUTES.get.options(),
-      bareOptions: () => ROUTES.get.options(),
-    })
-    return {
-      ...result,
-      topics: totalCount,
-      firstRequestMs: buildMs,
-      peakRssMB: round1((await mock.mem()).peakRss / MB),
-    }
-  } finally {
-    await mock.close()
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/** The journal run, in a process of its own (on the server core) so its memory is its own. */
-function journalRun() {
-  log(`journal: ${JOURNAL_REQUESTS.toLocaleString('en')} requests in process`)
-  const script = fileURLToPath(new URL('./journal.mjs', import.meta.url))
-  const [command, args] = pinned(SERVER_CORE, [
+/**
+ * A bench script in a process of its own (on the server core) so that its memory is its own;
+ * it answers its result over IPC.
+ */
+function child(name, args, nodeArgs = []) {
+  const script = fileURLToPath(new URL(`./${name}.mjs`, import.meta.url))
+  const [command, argv] = pinned(SERVER_CORE, [
     process.execPath,
     '--expose-gc',
+    ...nodeArgs,
     script,
-    String(JOURNAL_REQUESTS),
+    ...args.map(String),
   ])
   return new Promise((resolve, reject) => {
     // spawn with an IPC channel: taskset execs node, which finds the channel and answers on it.
-    const child = spawn(command, args, {
+    const running = spawn(command, argv, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_DIST: DIST },
     })
-    child.once('message', resolve)
-    child.once('exit', (code) => code && reject(new Error(`journal run exited with ${code}`)))
+    running.once('message', resolve)
+    running.once('exit', (code) => code && reject(new Error(`${name} exited with ${code}`)))
   })
+}
+
+/** Heap per stored workflow, message and subscriber, in each generation. */
+async function recordMemory() {
+  const out = {}
+  for (const generation of ONLY_GENERATIONS) {
+    log(`memory per record: ${RECORDS.toLocaleString('en')} of each kind, ${generation}`)
+    out[generation] = await child('records', [RECORDS, generation])
+  }
+  return out
+}
+
+/** Pages at 1,000 and 1,000,000 records, a trigger to topics of 1,000 and 10,000 subscribers. */
+function scaleRun() {
+  log(
+    `scale: pages at ${SCALE_RECORDS.toLocaleString('en')} records, a topic of ${TOPIC_SUBSCRIBERS.toLocaleString('en')} subscribers`
+  )
+  // About 1.5 kB a topic and a message at a million: far past Node's default heap.
+  return child(
+    'scale',
+    [SCALE_RECORDS, TOPIC_SUBSCRIBERS, '2026-08'],
+    ['--max-old-space-size=8192']
+  )
 }
 
 async function main() {
@@ -242,29 +262,22 @@ async function main() {
     `novu-mock bench: ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections${pinnedToCore ? ', server on core 0, load on core 1' : ' (no taskset: unpinned)'}${QUICK ? ', quick' : ''}`
   )
 
-  log(`start-up: ${STARTS} starts of dist/novu-mock.mjs`)
-  const startup = await measureStartup({ starts: STARTS })
+  let startup
+  if (!SKIP.has('startup')) {
+    log(`start-up: ${STARTS} starts of dist/novu-mock.mjs and of a bare Hono app`)
+    startup = await measureStartup({ starts: STARTS })
+  }
 
-  const mock = await startServer({ kind: 'mock', options: {} })
-  await addInactiveRules(mock.url)
-  const captured = await captureRoutes(mock.url)
-  const bare = await startServer({ kind: 'bare', routes: captured })
-  const idleRssMB = round1((await mock.mem()).rss / MB)
-  const routes = await routePairs(mock, bare)
-  // The target is for steady load: GET and PUT. POST keeps every workflow it creates.
-  const defaultPeakRssMB = Math.max(routes.get.peakRssMB, routes.put.peakRssMB)
-  const heapPerWorkflowKB = await storedWorkflowMemory(
-    mock,
-    routes.post.rounds.at(-1).mock.requests
-  )
-  await mock.close()
-  const environments = await manyEnvironments(bare)
-  const topics = await manyTopics(bare)
-  await bare.close()
-  // In process, no HTTP: a first page, a last page and a key lookup cost the same at 100 and 100,000 topics.
-  log('topics in process: first page, last page, key filter at 100 and 100,000 topics')
-  const inProcess = QUICK ? [] : await topicsScale({ rounds: 3000 })
-  const journal = await journalRun()
+  const generations = {}
+  for (const generation of ONLY_GENERATIONS) generations[generation] = await routePairs(generation)
+  const records = SKIP.has('records') ? undefined : await recordMemory()
+  const environments = SKIP.has('environments') ? undefined : await manyEnvironments()
+  const scale = SKIP.has('scale') ? undefined : await scaleRun()
+  let journal
+  if (!SKIP.has('journal')) {
+    log(`journal: ${JOURNAL_REQUESTS.toLocaleString('en')} requests in process`)
+    journal = await child('journal', [JOURNAL_REQUESTS])
+  }
 
   const results = {
     date: new Date().toISOString(),
@@ -276,20 +289,16 @@ async function main() {
       connections: CONNECTIONS,
       quick: QUICK,
       pinned: pinnedToCore,
+      records: RECORDS,
+      scaleRecords: SCALE_RECORDS,
+      topicSubscribers: TOPIC_SUBSCRIBERS,
     },
     // Other work on the machine moves every number: the 1-minute load average, before and after.
     loadAverage: { before: +loadBefore.toFixed(2), after: +loadavg()[0].toFixed(2) },
-    responses: captured.map(({ body: _body, ...rest }) => rest),
-    routes,
+    generations,
     startup,
-    memory: {
-      idleRssMB,
-      defaultScenarioPeakRssMB: defaultPeakRssMB,
-      target: 120,
-      postPeakRssMB: routes.post.peakRssMB,
-      heapPerWorkflowKB,
-    },
-    scale: { environments, topics, inProcess },
+    records,
+    scale: { environments, ...(scale ?? {}) },
     journal,
     runtimeSeconds: Math.round((performance.now() - t0) / 1000),
   }

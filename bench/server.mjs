@@ -2,6 +2,7 @@
 // `node bench/server.mjs '<json>'` with { kind: 'mock', dist, options } or { kind: 'bare', routes };
 // it answers the parent over IPC: ready (with the URL), mem (memory and CPU time), reset-peak, gc.
 import { readFileSync, writeFileSync } from 'node:fs'
+import { getHeapSpaceStatistics } from 'node:v8'
 import { pathToFileURL } from 'node:url'
 import { Hono } from 'hono'
 import { serve } from '@hono/node-server'
@@ -26,13 +27,33 @@ function resetPeak() {
 /** The ceiling for our stack: Hono on @hono/node-server sending stored bytes, nothing else. */
 async function startBare(routes) {
   const app = new Hono()
+  // Answers that share a path (a first page and a cursor page) are told apart by their query.
+  const byPath = new Map()
   for (const route of routes) {
-    const body = Buffer.from(route.body, 'base64')
-    const headers = { 'content-type': route.contentType }
-    app.on(route.method, route.path, async (c) => {
+    const key = `${route.method} ${route.path}`
+    const answers = byPath.get(key) ?? []
+    answers.push({
+      query: route.query ?? '',
+      body: Buffer.from(route.body, 'base64'),
+      status: route.status,
+      headers: { 'content-type': route.contentType },
+    })
+    byPath.set(key, answers)
+  }
+  for (const [key, answers] of byPath) {
+    const [method, path] = key.split(' ')
+    const pick =
+      answers.length === 1
+        ? () => answers[0]
+        : (url) => {
+            const query = url.includes('?') ? url.slice(url.indexOf('?')) : ''
+            return answers.find((a) => a.query === query) ?? answers[0]
+          }
+    app.on(method, path, async (c) => {
       // Any server must read what it is sent; the mock does, so the ceiling does too.
-      if (route.method !== 'GET') await c.req.text()
-      return c.body(body, route.status, headers)
+      if (method !== 'GET') await c.req.text()
+      const answer = pick(c.req.url)
+      return c.body(answer.body, answer.status, answer.headers)
     })
   }
   return new Promise((resolve) => {
@@ -64,11 +85,24 @@ process.on('message', async (message) => {
     await server.close()
     process.exit(0)
   }
-  const { rss, heapUsed, heapTotal } = process.memoryUsage()
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage()
   const { user, system } = process.cpuUsage()
   // CPU time, unlike throughput, hardly moves when other processes share the machine.
   const cpuMicros = user + system
-  process.send({ id: message.id, rss, heapUsed, heapTotal, peakRss: peakRss(), cpuMicros })
+  // Where the heap's committed memory is: the young generation grows under load.
+  const spaces = Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 1024 / 1024)])
+  )
+  process.send({
+    id: message.id,
+    rss,
+    heapUsed,
+    heapTotal,
+    external,
+    spaces,
+    peakRss: peakRss(),
+    cpuMicros,
+  })
 })
 // The bench that started us has gone (crashed, or ^C): go too, rather than linger on the core.
 process.on('disconnect', () => process.exit(0))

@@ -1,9 +1,11 @@
 // Start-up of the built CLI, as a user or a test set-up sees it: from spawning
 // `node dist/novu-mock.mjs --port 0` (the bundled CLI) to its banner, to the first 200 on /__admin/health, and to the
-// first 200 on GET /v1/topics (which builds the key's environment). `node bench/startup.mjs [n]`.
+// first 200 on GET /v1/topics (which builds the key's environment); and the same for a bare Hono
+// app (bench/bare-start.mjs), the floor of Node and our HTTP stack. `node bench/startup.mjs [n]`.
 import { spawn } from 'node:child_process'
 import http from 'node:http'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { DIST, pinned, SERVER_CORE, summary } from './harness.mjs'
 
 const BANNER = /novu-mock \S+ listening on (http:\/\/\S+)/
@@ -27,12 +29,12 @@ async function firstOk(url, headers, t0) {
   throw new Error(`${url} never answered 200`)
 }
 
-async function startOnce(dist) {
+const BARE = fileURLToPath(new URL('./bare-start.mjs', import.meta.url))
+
+async function startOnce(dist, bare = false) {
   const [command, args] = pinned(SERVER_CORE, [
     process.execPath,
-    join(dist, 'novu-mock.mjs'),
-    '--port',
-    '0',
+    ...(bare ? [BARE] : [join(dist, 'novu-mock.mjs'), '--port', '0']),
   ])
   const t0 = performance.now()
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -63,16 +65,30 @@ async function startOnce(dist) {
 /** Median (and spread) of `starts` cold starts; one unmeasured start first warms the disk cache. */
 export async function measureStartup({ starts = 10, dist = DIST } = {}) {
   await startOnce(dist)
+  await startOnce(dist, true)
   const runs = []
-  for (let i = 0; i < starts; i++) runs.push(await startOnce(dist))
-  const of = (key) => summary(runs.map((run) => Math.round(run[key])))
-  return { starts, listening: of('listening'), health: of('health'), topics: of('topics') }
+  const bareRuns = []
+  // Alternated, so that a busy moment slows both.
+  for (let i = 0; i < starts; i++) {
+    runs.push(await startOnce(dist))
+    bareRuns.push(await startOnce(dist, true))
+  }
+  const of = (list, key) => summary(list.map((run) => Math.round(run[key])))
+  const three = (list) => ({
+    listening: of(list, 'listening'),
+    health: of(list, 'health'),
+    topics: of(list, 'topics'),
+  })
+  return { starts, ...three(runs), bare: three(bareRuns) }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await measureStartup({ starts: Number(process.argv[2] ?? 10) })
   for (const key of ['listening', 'health', 'topics']) {
     const { median, min, max } = result[key]
-    console.log(`${key.padEnd(10)} median ${median} ms (${min}–${max})`)
+    const bare = result.bare[key]
+    console.log(
+      `${key.padEnd(10)} median ${median} ms (${min}–${max}); bare Hono ${bare.median} ms (${bare.min}–${bare.max})`
+    )
   }
 }

@@ -6,7 +6,7 @@ export const KEYS = { get: 'bench-get', post: 'bench-post', put: 'bench-put' }
 export const INACTIVE_RULES = 20
 const GROUP_ID = '66fbb0a0c1f2e3d4a5b60001'
 
-const headersFor = (key, json) => ({
+export const headersFor = (key, json) => ({
   Authorization: `ApiKey ${key}`,
   Accept: 'application/json',
   'User-Agent': 'novu-mock-bench',
@@ -83,7 +83,7 @@ export async function createWorkflow(url, key) {
  * PUT status, never the same status twice: each connection takes an idle workflow, activates it,
  * deactivates it, and gives it back once that answer is in.
  */
-function statusRequests(ids, key) {
+export function statusRequests(ids, key) {
   const idle = [...ids]
   const headers = headersFor(key, true)
   const put = (active) => (req, context) => ({

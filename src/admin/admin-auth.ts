@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { unauthorized } from '../errors.js'
 
@@ -24,16 +24,18 @@ export function tokenMatcher(token: string): (sent: string) => boolean {
   }
 }
 
-/** With a token set, every admin route but health wants `Authorization: Bearer <token>`; Novu routes are unaffected. */
-export function adminAuth(token: string | undefined): MiddlewareHandler {
+/**
+ * With a token set, every admin route but health wants `Authorization: Bearer <token>`; Novu
+ * routes are unaffected. A step of the request pipeline: throws the 401, or returns.
+ */
+export function adminGuard(token: string | undefined): (c: Context) => void {
   const matches = token === undefined ? undefined : tokenMatcher(token)
-  return async function adminAuth(c, next) {
+  return function adminGuard(c) {
     // Health stays open: Docker and Kubernetes probes cannot easily carry a token.
     if (matches !== undefined && c.req.path !== `${ADMIN_PREFIX}/health`) {
       const header = c.req.header('authorization') ?? ''
       if (!header.startsWith('Bearer ') || !matches(header.slice(7)))
         throw unauthorized('Admin routes need "Authorization: Bearer <ADMIN_TOKEN>"')
     }
-    await next()
   }
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, Next } from 'hono'
+import type { Context, Next } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
 import { CLIENT_CLOSED_REQUEST } from '../errors.js'
@@ -9,25 +9,14 @@ import type { Decision } from './rules.js'
 import { MAX_DELAY_MS } from './rules.schemas.js'
 
 /**
- * Applies the chaos rules to a Novu request: the global latency plus the delay of the newest
- * matching rule, then that rule's fault, or the real route. With no rule matching and no latency,
- * a request pays one pass over the precompiled matchers.
+ * Applies the chaos rules to a Novu request (a step of the request pipeline, which asks
+ * `state.rules.decide` first and comes here only when a rule fired or latency is set): the global
+ * latency plus the delay of the newest matching rule, then that rule's fault, or the real route.
  *
  * @example
- * app.use('/v1/*', chaos(state))
  * state.rules.add({ match: { method: 'DELETE', path: '/v1/messages/transaction/:id' }, fault: { status: 503 }, times: 2 })
  */
-export function chaos(state: MockState): MiddlewareHandler<AppEnv> {
-  return function chaos(c, next) {
-    const decision = state.rules.decide(c.req)
-    // No rule fired and no latency, as on almost every request: straight on, no async frame.
-    if (!decision && state.latency <= 0) return next()
-    return applyChaos(state, c, next, decision)
-  }
-}
-
-/** The delay, then the fault or the real route, for a request a rule fired on or that has latency. */
-async function applyChaos(
+export async function applyChaos(
   state: MockState,
   c: Context<AppEnv>,
   next: Next,

@@ -19,9 +19,31 @@ export interface IdentifierRules {
   unique(slug: string, taken: (identifier: string) => boolean, rng: Rng): string | undefined
 }
 
+/**
+ * A slug function remembered for the last few hundred names: test suites create the same
+ * workflows again and again, and transliteration is most of a slug's cost.
+ */
+function remembered(slug: (name: string) => string): (name: string) => string {
+  const known = new Map<string, string>()
+  return (name) => {
+    let found = known.get(name)
+    if (found === undefined) {
+      found = slug(name)
+      if (name.length <= 256) {
+        if (known.size >= 512) known.clear()
+        known.set(name, found)
+      }
+    }
+    return found
+  }
+}
+
+const legacy = remembered((name) => legacySlugify(name, { lower: true, strict: true }))
+const current = remembered((name) => slugify(name))
+
 /** 2024-10: the `slugify` package, strict and lower case; one shortid appended on a collision. */
 export const identifiers2024: IdentifierRules = {
-  slug: (name) => legacySlugify(name, { lower: true, strict: true }),
+  slug: (name) => legacy(name),
   unique: (slug, taken, rng) => (taken(slug) ? `${slug}-${pick(SHORTID_ALPHABET, 9, rng)}` : slug),
 }
 
@@ -30,7 +52,7 @@ export const identifiers2024: IdentifierRules = {
  * transliterated, `&` as "and"); an empty slug becomes a random id; three tries in all.
  */
 export const identifiers2026: IdentifierRules = {
-  slug: (name, rng) => slugify(name) || pick(LOWER_ALPHANUMERIC, 8, rng),
+  slug: (name, rng) => current(name) || pick(LOWER_ALPHANUMERIC, 8, rng),
   unique(slug, taken, rng) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const candidate = attempt === 0 ? slug : `${slug}-${pick(LOWER_ALPHANUMERIC, 8, rng)}`

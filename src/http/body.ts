@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, Next } from 'hono'
+import type { Context } from 'hono'
 import { badRequest, ClientClosedError } from '../errors.js'
 import type { Generation } from '../generations/generation.js'
 
@@ -93,23 +93,54 @@ export function parseJson(sent: string): unknown {
 /**
  * Reads a JSON body as Express's body-parser does for upstream: only for a JSON content type,
  * within the path's size limit, strict about the top-level value, with Node's own parse message.
- * Any other content type leaves the body empty, as upstream treats it.
+ * Any other content type leaves the body empty, as upstream treats it. A step of the request
+ * pipeline: undefined when there is no JSON body to read (no promise, no async frame), else the
+ * promise of `rawBody` and `body` set on the context.
  */
-export function jsonBody(generationOf: (c: Context) => Generation): MiddlewareHandler {
-  return function jsonBody(c, next) {
-    const method = c.req.method
-    // No body to read: on without an async frame of our own.
-    if (method === 'GET' || method === 'HEAD') return next()
-    const type = c.req.header('content-type')
-    if (!type || !isJsonType(type)) return next()
-    return readJsonBody(c, next, generationOf(c))
-  }
+export function readJsonBody(
+  c: Context,
+  generationOf: (c: Context) => Generation,
+  /** The route never changes its body: one parse may serve every request that sends the text. */
+  shared = false
+): Promise<void> | undefined {
+  const method = c.req.method
+  if (method === 'GET' || method === 'HEAD') return undefined
+  const type = c.req.header('content-type')
+  if (!type || !isJsonType(type)) return undefined
+  return readJson(c, generationOf(c), shared)
 }
 
-async function readJsonBody(c: Context, next: Next, generation: Generation) {
+async function readJson(c: Context, generation: Generation, shared: boolean) {
   const limit = bodyLimitFor(c.req.path, generation)
   const text = await readText(c.req.raw, limit, generation.payloadTooLarge)
   c.set('rawBody', text)
-  c.set('body', parseJson(text))
-  await next()
+  c.set('body', shared ? parsedOnce(text) : parseJson(text))
+}
+
+/** Parsed bodies by their text, frozen, for routes that share them: a few dozen, none over 16 kB. */
+const parsed = new Map<string, unknown>()
+const MAX_PARSED = 32
+const MAX_PARSED_TEXT = 16 * 1024
+
+function parsedOnce(text: string): unknown {
+  if (text.length > MAX_PARSED_TEXT) return parseJson(text)
+  let value = parsed.get(text)
+  if (value === undefined) {
+    value = deepFreeze(parseJson(text))
+    if (parsed.size >= MAX_PARSED) parsed.clear()
+    parsed.set(text, value)
+  }
+  return value
+}
+
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value]
+  while (stack.length) {
+    const item = stack.pop()
+    if (item !== null && typeof item === 'object' && !Object.isFrozen(item)) {
+      Object.freeze(item)
+      for (const inner of Object.values(item)) stack.push(inner)
+    }
+  }
+  return value
 }

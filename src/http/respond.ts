@@ -20,6 +20,16 @@ export function jsonText(c: Context, status: ContentfulStatusCode, text: string)
   return c.body(text, status, JSON_HEADERS)
 }
 
+/** A JSON answer kept with its bytes (see answer-cache.ts): sent as `jsonText` sends its text. */
+export function jsonAnswer(
+  c: Context,
+  status: ContentfulStatusCode,
+  answer: { text: string; bytes: Uint8Array<ArrayBuffer> }
+): Response {
+  if (status < 300) c.set('responseText', answer.text)
+  return c.body(answer.bytes, status, JSON_HEADERS)
+}
+
 /** The request URL as upstream echoes it in `path`: path plus query string. */
 export function originalUrl(c: Context): string {
   const sent = sentTarget(c.env?.incoming)

@@ -41,6 +41,12 @@ export interface RouteSpec<P = Record<string, string>, Q = Record<string, unknow
   /** Query parameters that upstream turns into numbers before validating (`@Transform`/`@Type`). */
   numericQuery?: readonly string[]
   body?: PerGeneration<z.ZodType<B>>
+  /**
+   * The validated body may be shared, frozen, by the requests that send the same text: a body
+   * sent again (a test suite's fixture) is not validated again. For handlers that never change
+   * their input.
+   */
+  sharedBody?: boolean
   responses: Record<number, { description: string; schema?: z.ZodType }>
   handler: (c: Context<AppEnv>, input: RouteInput<P, Q, B>) => Response | Promise<Response>
 }
@@ -70,6 +76,61 @@ export function readQuery(c: Context, numeric: readonly string[] = []): Record<s
   return out
 }
 
+/** Deep-frozen: a validated query may be handed to many requests, none of which may change it. */
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) frozen(inner)
+  }
+  return value
+}
+
+/**
+ * Validated queries by their text, per route and schema: a query string validates to the same
+ * value every time, so a repeated one (a client paging, polling) skips parsing and validation.
+ * Only successes are kept, a few dozen per schema, none longer than 1 kB.
+ */
+type Validated = WeakMap<AnyRoute, WeakMap<z.ZodType, Map<string, unknown>>>
+const validatedQueries: Validated = new WeakMap()
+const validatedBodies: Validated = new WeakMap()
+const MAX_CACHED_QUERIES = 64
+const MAX_CACHED_QUERY_LENGTH = 1024
+/** Bodies: fewer and larger (a workflow's), none over 16 kB. */
+const MAX_CACHED_BODIES = 16
+const MAX_CACHED_BODY_LENGTH = 16 * 1024
+
+/** `validate()` once per text: the frozen result of the first success, while it is kept. */
+function validatedOnce(
+  cache: Validated,
+  limits: { entries: number; length: number },
+  spec: AnyRoute,
+  schema: z.ZodType,
+  text: string | undefined,
+  run: () => unknown
+): unknown {
+  if (text === undefined || text.length > limits.length) return run()
+  let bySchema = cache.get(spec)
+  if (!bySchema) cache.set(spec, (bySchema = new WeakMap()))
+  let texts = bySchema.get(schema)
+  if (!texts) bySchema.set(schema, (texts = new Map()))
+  const found = texts.get(text)
+  if (found !== undefined) return found
+  const value = frozen(run())
+  if (texts.size >= limits.entries) texts.clear()
+  texts.set(text, value)
+  return value
+}
+
+function validatedQuery(c: Context<AppEnv>, spec: AnyRoute, schema: z.ZodType, admin: boolean) {
+  const url = c.req.url
+  const at = url.indexOf('?')
+  const text = at === -1 ? '' : url.slice(at + 1)
+  const limits = { entries: MAX_CACHED_QUERIES, length: MAX_CACHED_QUERY_LENGTH }
+  return validatedOnce(validatedQueries, limits, spec, schema, text, () =>
+    validate(schema, readQuery(c, spec.numericQuery), admin)
+  )
+}
+
 /** A body that is not a JSON object validates as the empty object, as upstream's DTOs see it. */
 const asObject = (body: unknown) =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}
@@ -78,40 +139,61 @@ const asObject = (body: unknown) =>
 export type Authenticator = (c: Context<AppEnv>) => Environment | Promise<Environment>
 
 /**
- * Mounts each route: auth, then params, query and body validated in the environment's generation
- * (the control plane, which has no environment, validates in the mock's active one).
+ * One route's work once the request pipeline reaches it: auth, then params, query and body
+ * validated in the environment's generation (the control plane, which has no environment,
+ * validates in the mock's active one). Synchronous unless the route, or the first environment's
+ * build, is not.
  */
-export function mountRoutes(
-  app: Hono<AppEnv>,
-  routes: AnyRoute[],
+export function runRoute(
+  c: Context<AppEnv>,
+  spec: AnyRoute,
   authenticate: Authenticator,
   /** The generation a request answers in before its environment is known (the key's, else the mock's). */
   generationOf: (c: Context<AppEnv>) => Generation
-) {
-  for (const spec of routes) {
-    app.on(spec.method, spec.path, async (c) => {
-      if (spec.existsIn && !spec.existsIn(generationOf(c)))
-        throw httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)
-      c.set('matched', true)
-      const refusal = spec.apiKeyRefusal?.(generationOf(c))
-      if (refusal && c.req.header('authorization')?.split(' ')[0] === 'ApiKey') throw refusal
-      let env = spec.auth === 'apiKey' ? authenticate(c) : (undefined as unknown as Environment)
-      if (env instanceof Promise) env = await env
-      // Delays and digests whose wait ended by the environment's clock run before anything reads.
-      if (env) env.settle()
-      if (spec.developmentOnly && env._parentId)
-        throw unauthorized('This action is only allowed in Development environment')
-      const admin = spec.auth === 'admin'
-      const generation = env ? env.generation : generationOf(c)
-      const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
-      const query = spec.query
-        ? validate(resolveFor(spec.query, generation), readQuery(c, spec.numericQuery), admin)
-        : {}
-      const sent = admin ? (c.get('body') ?? {}) : asObject(c.get('body'))
-      const body = spec.body
-        ? validate(resolveFor(spec.body, generation), sent, admin)
-        : c.get('body')
-      return spec.handler(c, { env, params, query, body })
-    })
+): Response | Promise<Response> {
+  if (spec.existsIn && !spec.existsIn(generationOf(c)))
+    throw httpError(404, `Cannot ${c.req.method} ${originalUrl(c)}`)
+  c.set('matched', true)
+  const refusal = spec.apiKeyRefusal?.(generationOf(c))
+  if (refusal && c.req.header('authorization')?.split(' ')[0] === 'ApiKey') throw refusal
+  const env = spec.auth === 'apiKey' ? authenticate(c) : undefined
+  if (env instanceof Promise)
+    return env.then((resolved) => withEnvironment(c, spec, resolved, generationOf))
+  return withEnvironment(c, spec, env, generationOf)
+}
+
+function withEnvironment(
+  c: Context<AppEnv>,
+  spec: AnyRoute,
+  env: Environment | undefined,
+  generationOf: (c: Context<AppEnv>) => Generation
+): Response | Promise<Response> {
+  // Delays and digests whose wait ended by the environment's clock run before anything reads.
+  if (env) env.settle()
+  if (spec.developmentOnly && env?._parentId)
+    throw unauthorized('This action is only allowed in Development environment')
+  const admin = spec.auth === 'admin'
+  const generation = env ? env.generation : generationOf(c)
+  const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
+  const query = spec.query ? validatedQuery(c, spec, resolveFor(spec.query, generation), admin) : {}
+  const sent = admin ? (c.get('body') ?? {}) : asObject(c.get('body'))
+  let body: unknown = c.get('body')
+  if (spec.body) {
+    const schema = resolveFor(spec.body, generation)
+    const run = () => validate(schema, sent, admin)
+    const limits = { entries: MAX_CACHED_BODIES, length: MAX_CACHED_BODY_LENGTH }
+    body = spec.sharedBody
+      ? validatedOnce(validatedBodies, limits, spec, schema, c.get('rawBody'), run)
+      : run()
   }
+  return spec.handler(c, { env: env as Environment, params, query, body })
+}
+
+/** Mounts each route as one handler: `serve` runs the request pipeline up to it. */
+export function mountRoutes(
+  app: Hono<AppEnv>,
+  routes: AnyRoute[],
+  serve: (c: Context<AppEnv>, spec: AnyRoute) => Response | Promise<Response>
+) {
+  for (const spec of routes) app.on(spec.method, spec.path, (c) => serve(c, spec))
 }

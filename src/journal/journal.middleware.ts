@@ -1,8 +1,9 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { getQueryParams } from 'hono/utils/url'
 import type { AppEnv } from '../app-env.js'
 import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
+import type { Generation } from '../generations/generation.js'
 import { generationOf } from '../http/render-error.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { JournalEntry } from './journal.js'
@@ -23,10 +24,14 @@ function recordHeaders(headers: Headers): Record<string, string> {
   return out
 }
 
+/** Joins Node's raw pairs: no header name or value holds a NUL (Node's parser refuses it). */
+const PAIR_SEPARATOR = '\u0000'
+
 /** The Headers @hono/node-server would build from Node's raw pairs (HTTP/2 pseudo-headers left out). */
-function headersFromRaw(raw: string[]): Headers {
+function headersFromRaw(joined: string): Headers {
+  const raw = joined.split(PAIR_SEPARATOR)
   const headers = new Headers()
-  for (let i = 0; i < raw.length; i += 2) {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string
     if (!name.startsWith(':')) headers.append(name, raw[i + 1] as string)
   }
@@ -34,13 +39,15 @@ function headersFromRaw(raw: string[]): Headers {
 }
 
 /**
- * The request's headers as the journal will show them, or Node's raw pairs to build them from
- * on read: building a Headers object costs more than the rest of the entry. Node's parser
- * bounds the raw pairs (16 kB), so the entry stays bounded; any other request is copied now.
+ * The request's headers as the journal will show them, or Node's raw pairs, joined into one
+ * string, to build them from on read: building a Headers object costs more than the rest of the
+ * entry, and one string outlives the young generation more cheaply than the dozen Node made.
+ * Node's parser bounds the raw pairs (16 kB), so the entry stays bounded; any other request is
+ * copied now.
  */
-function headerSource(c: Context<AppEnv>): string[] | Record<string, string> {
+function headerSource(c: Context<AppEnv>): string | Record<string, string> {
   const raw = c.env?.incoming?.rawHeaders
-  return raw ?? recordHeaders(c.req.raw.headers)
+  return raw ? raw.join(PAIR_SEPARATOR) : recordHeaders(c.req.raw.headers)
 }
 
 function recordQuery(url: string, path: string): Record<string, string | string[]> {
@@ -58,14 +65,14 @@ function bodyHead(raw: string): string {
 }
 
 /**
- * The head of a 2xx JSON answer, to find ids in on read. A short answer is kept by reference (no
- * copy); a long one's head is copied out (through bytes: a slice would keep the whole answer
- * alive), so an entry holds at most RESPONSE_HEAD_BYTES characters of it.
+ * The head of a 2xx JSON answer, to find ids in on read. An answer up to RESPONSE_HEAD_BYTES
+ * characters is kept by reference (no copy: a cached list page is shared anyway); the head of a
+ * longer one goes into the journal's byte regions (journal.ts), so that no copy of it, nor the
+ * whole answer, stays alive on the heap.
  */
-function responseHead(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined
-  if (text.length <= RESPONSE_HEAD_BYTES / 2) return text
-  return Buffer.from(text.slice(0, RESPONSE_HEAD_BYTES), 'utf8').toString('utf8')
+function responseHead(text: string | undefined): { kept?: string; long?: string } {
+  if (text === undefined) return {}
+  return text.length <= RESPONSE_HEAD_BYTES ? { kept: text } : { long: text }
 }
 
 function apiKeyOf(c: Context): string | undefined {
@@ -81,72 +88,129 @@ function responseIdsOf(head: string | undefined): { responseIds?: Record<string,
 
 // These faults never send a response; malformed and slow bodies do, with the route's status.
 const CONNECTION_FAULTS = new Set(['reset', 'empty', 'hang'])
-const statusOf = (c: Context<AppEnv>) =>
-  CONNECTION_FAULTS.has(c.get('fault') ?? '') ? 0 : c.res.status
+const statusOf = (c: Context<AppEnv>, status: number) => {
+  const fault = c.get('fault')
+  return fault !== undefined && CONNECTION_FAULTS.has(fault) ? 0 : status
+}
 
-function logRequest(state: MockState, c: Context<AppEnv>, started: number) {
+function logRequest(state: MockState, c: Context<AppEnv>, status: number, started: number) {
   const key = apiKeyOf(c)
   state.logger.log('debug', 'request', {
     method: c.req.method,
     path: c.req.path,
-    status: statusOf(c),
+    status: statusOf(c, status),
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
     ...(c.get('rule') ? { rule: c.get('rule') } : {}),
   })
 }
 
+/** The texts a request leaves in the journal (journal.ts keeps them as bytes), in this order. */
+const URL_TEXT = 0
+const PATH_TEXT = 1
+const HEADERS_TEXT = 2
+const KEY_TEXT = 3
+const BODY_TEXT = 4
+
 /**
- * Records every request, faulted and unmatched ones included, once its answer is known.
- * Admin requests are not recorded, so reading the journal does not change it.
+ * What a journal entry is built from besides those texts, taken when the answer is known: one
+ * small object per request (the entry itself is built on first read).
  */
-export function journal(state: MockState): MiddlewareHandler<AppEnv> {
-  return async function journal(c, next) {
-    const started = performance.now()
-    await next()
-    if (state.logger.enabled('debug')) logRequest(state, c, started)
-    if (state.journal.capacity === 0 || c.req.path.startsWith('/__admin')) return
-    // What the entry needs is taken now; turning it into the entry waits for someone to read it.
-    const at = Date.now()
-    const { method, path, url } = c.req
-    const headers = headerSource(c)
-    const raw = c.get('rawBody')
-    const body = raw === undefined ? undefined : bodyHead(raw)
-    const truncated = raw !== undefined && raw.length > MAX_JOURNAL_BODY
-    const key = apiKeyOf(c)
-    const environmentId = c.get('env')?._environmentId
-    const rule = c.get('rule')
-    const fault = c.get('fault')
-    const outcome = c.get('outcome')
-    const head = c.res.status < 300 ? responseHead(c.get('responseText')) : undefined
-    const delayMs = c.get('delayMs')
-    const generation = generationOf(c, state)
-    const matched =
-      c.get('matched') === true || (rule !== undefined && routeExists(method, path, generation))
-    const status = statusOf(c)
-    const durationMs = Math.round((performance.now() - started) * 100) / 100
-    state.journal.record(
-      (): Omit<JournalEntry, 'id'> => ({
-        at: new Date(at).toISOString(),
-        method,
-        path,
-        query: recordQuery(url, path),
-        headers: Array.isArray(headers) ? recordHeaders(headersFromRaw(headers)) : headers,
-        ...(body !== undefined ? { body } : {}),
-        ...(truncated ? { bodyTruncated: true } : {}),
-        ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
-        ...(environmentId !== undefined ? { environmentId } : {}),
-        status,
-        durationMs,
-        ...(rule ? { rule } : {}),
-        ...(fault ? { fault } : {}),
-        ...(outcome ? { outcome } : {}),
-        ...(delayMs !== undefined ? { delayMs } : {}),
-        matched,
-        ...(matched ? {} : { closestRoutes: closestRoutes(method, path, generation) }),
-        ...responseIdsOf(head),
-      }),
-      key?.slice(0, 256)
-    )
+class RequestFacts {
+  constructor(
+    readonly at: number,
+    readonly method: string,
+    /** Headers copied from a request that had no raw pairs (app.request). */
+    readonly copiedHeaders: Record<string, string> | undefined,
+    readonly truncated: boolean,
+    readonly environmentId: string | undefined,
+    readonly status: number,
+    readonly durationMs: number,
+    readonly rule: string | undefined,
+    readonly fault: string | undefined,
+    readonly outcome: JournalEntry['outcome'],
+    readonly delayMs: number | undefined,
+    readonly matched: boolean,
+    readonly generation: Generation,
+    readonly head: string | undefined
+  ) {}
+
+  toEntry(
+    longHead?: string,
+    texts: readonly (string | undefined)[] = []
+  ): Omit<JournalEntry, 'id'> {
+    const { environmentId, rule, fault, outcome, delayMs, matched, method } = this
+    const path = texts[PATH_TEXT] as string
+    const key = texts[KEY_TEXT]
+    const body = texts[BODY_TEXT]
+    const raw = texts[HEADERS_TEXT]
+    return {
+      at: new Date(this.at).toISOString(),
+      method,
+      path,
+      query: recordQuery(texts[URL_TEXT] as string, path),
+      headers: raw !== undefined ? recordHeaders(headersFromRaw(raw)) : (this.copiedHeaders ?? {}),
+      ...(body !== undefined ? { body } : {}),
+      ...(this.truncated ? { bodyTruncated: true } : {}),
+      ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
+      ...(environmentId !== undefined ? { environmentId } : {}),
+      status: this.status,
+      durationMs: this.durationMs,
+      ...(rule ? { rule } : {}),
+      ...(fault ? { fault } : {}),
+      ...(outcome ? { outcome } : {}),
+      ...(delayMs !== undefined ? { delayMs } : {}),
+      matched,
+      ...(matched ? {} : { closestRoutes: closestRoutes(method, path, this.generation) }),
+      ...responseIdsOf(this.head ?? longHead),
+    }
   }
+}
+
+/**
+ * Records one request once its answer is known: what the entry needs is taken now, turning it
+ * into the entry waits for someone to read it. Admin requests are not recorded, so reading the
+ * journal does not change it.
+ */
+export function recordRequest(
+  state: MockState,
+  c: Context<AppEnv>,
+  responseStatus: number,
+  started: number
+): void {
+  if (state.logger.enabled('debug')) logRequest(state, c, responseStatus, started)
+  if (state.journal.capacity === 0) return
+  const { method, path, url } = c.req
+  if (path.startsWith('/__admin')) return
+  const raw = c.get('rawBody')
+  const key = apiKeyOf(c)
+  const rule = c.get('rule')
+  const generation = generationOf(c, state)
+  const matched =
+    c.get('matched') === true || (rule !== undefined && routeExists(method, path, generation))
+  const head = responseStatus < 300 ? responseHead(c.get('responseText')) : {}
+  const headers = headerSource(c)
+  const facts = new RequestFacts(
+    Date.now(),
+    method,
+    typeof headers === 'string' ? undefined : headers,
+    raw !== undefined && raw.length > MAX_JOURNAL_BODY,
+    c.get('env')?._environmentId,
+    statusOf(c, responseStatus),
+    Math.round((performance.now() - started) * 100) / 100,
+    rule,
+    c.get('fault'),
+    c.get('outcome'),
+    c.get('delayMs'),
+    matched,
+    generation,
+    head.kept
+  )
+  const texts: (string | undefined)[] = []
+  texts[URL_TEXT] = url
+  texts[PATH_TEXT] = path
+  texts[HEADERS_TEXT] = typeof headers === 'string' ? headers : undefined
+  texts[KEY_TEXT] = key
+  texts[BODY_TEXT] = raw === undefined ? undefined : bodyHead(raw)
+  state.journal.record(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
 }

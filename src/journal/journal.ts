@@ -1,5 +1,6 @@
 import { pathMatcher } from '../http/path-pattern.js'
 import type { Outcome } from '../chaos/rules.schemas.js'
+import { RESPONSE_HEAD_BYTES } from './response-ids.js'
 /** One recorded request and what the mock answered. */
 export interface JournalEntry {
   id: number
@@ -42,24 +43,118 @@ export interface JournalFilter {
 }
 
 /** An entry, or what builds it: the hot path defers the building until someone reads it. */
-export type EntrySource = Omit<JournalEntry, 'id'> | (() => Omit<JournalEntry, 'id'>)
+export type EntrySource =
+  | Omit<JournalEntry, 'id'>
+  | (() => Omit<JournalEntry, 'id'>)
+  | {
+      toEntry(
+        responseHead?: string,
+        texts?: readonly (string | undefined)[]
+      ): Omit<JournalEntry, 'id'>
+    }
+
+/** What a request leaves for its entry besides its builder (see `record`). */
+export interface Kept {
+  /** The full API key, for filtering; never returned. */
+  key?: string
+  /** The text of an answer too long to keep: its head is kept as bytes. */
+  longAnswer?: string
+  /** Texts the builder wants back (the URL, the headers…), kept as bytes when they fit. */
+  texts?: (string | undefined)[]
+  /** Which of the texts is the key (then `key` need not be given); compared on 256 characters. */
+  keyText?: number
+}
 
 interface Slot {
   id: number
   source?: EntrySource
   entry?: JournalEntry
-  /** The full key, kept for filtering and never returned. */
+  /** The full key, kept for filtering and never returned (or in `texts`, at `keyText`). */
   key?: string
+  keyText?: number
+  /** The slot's position, how many bytes of a long answer's head its region holds. */
+  at: number
+  headBytes?: number
+  /** The texts, when they did not fit the region; else `inRegion`. */
+  texts?: (string | undefined)[]
+  inRegion?: boolean
 }
 
-/** Built once, on first read; later reads return the same object. */
-function entryOf(slot: Slot): JournalEntry {
-  if (!slot.entry) {
-    const source = slot.source as EntrySource
-    slot.entry = { id: slot.id, ...(typeof source === 'function' ? source() : source) }
-    slot.source = undefined
+/**
+ * What a request leaves in the journal until its entry is read, as UTF-8 bytes in regions of its
+ * slot: its texts (URL, headers, key, body head) in one of TEXT_BYTES, the head of a long answer
+ * (over RESPONSE_HEAD_BYTES characters, a created workflow's say) in one of RESPONSE_HEAD_BYTES.
+ * Strings kept per request would outlive the young generation and cost a collection later;
+ * bytes in a buffer cost nothing to collect. Allocated 64 slots at a time, as the journal fills
+ * (answer heads only once a long answer comes); texts that do not fit stay strings.
+ */
+/** Keys are compared on their first 256 characters (no real key is longer). */
+const MAX_KEY = 256
+const SLOTS_PER_CHUNK = 64
+const TEXT_BYTES = 1536
+const ABSENT = 0xffff
+function chunked(capacity: number, bytesPerSlot: number) {
+  const chunks: Buffer[] = []
+  return (at: number) => {
+    const index = Math.floor(at / SLOTS_PER_CHUNK)
+    let chunk = chunks[index]
+    if (!chunk) {
+      const slots = Math.min(SLOTS_PER_CHUNK, capacity - index * SLOTS_PER_CHUNK)
+      chunks[index] = chunk = Buffer.allocUnsafeSlow(slots * bytesPerSlot)
+    }
+    return { chunk, offset: (at % SLOTS_PER_CHUNK) * bytesPerSlot }
   }
-  return slot.entry
+}
+
+function createRegions(capacity: number) {
+  const heads = chunked(capacity, RESPONSE_HEAD_BYTES)
+  const texts = chunked(capacity, TEXT_BYTES)
+  return {
+    /** Writes the head of `text` (whole characters only); how many bytes it took. */
+    writeHead(at: number, text: string): number {
+      const { chunk, offset } = heads(at)
+      return chunk.write(text, offset, RESPONSE_HEAD_BYTES, 'utf8')
+    },
+    readHead(at: number, bytes: number): string {
+      const { chunk, offset } = heads(at)
+      return chunk.toString('utf8', offset, offset + bytes)
+    },
+    /** Writes the texts: their lengths, then their bytes; false when they do not all fit. */
+    writeTexts(at: number, list: readonly (string | undefined)[]): boolean {
+      const { chunk, offset } = texts(at)
+      chunk[offset] = list.length
+      let position = offset + 1 + 2 * list.length
+      const end = offset + TEXT_BYTES
+      for (let i = 0; i < list.length; i++) {
+        const text = list[i]
+        let length = ABSENT
+        if (text !== undefined) {
+          const room = end - position
+          length = text.length === 0 ? 0 : chunk.write(text, position, room, 'utf8')
+          // A text that filled what was left may have been cut: the region will not do.
+          if (room - length < 4 || length >= ABSENT) return false
+          position += length
+        }
+        chunk.writeUInt16LE(length, offset + 1 + 2 * i)
+      }
+      return true
+    },
+    readTexts(at: number): (string | undefined)[] {
+      const { chunk, offset } = texts(at)
+      const count = chunk[offset] as number
+      const out: (string | undefined)[] = []
+      let position = offset + 1 + 2 * count
+      for (let i = 0; i < count; i++) {
+        const length = chunk.readUInt16LE(offset + 1 + 2 * i)
+        if (length === ABSENT) out.push(undefined)
+        else {
+          out.push(chunk.toString('utf8', position, position + length))
+          position += length
+        }
+      }
+      return out
+    },
+  }
 }
 
 /** `200`, or a class such as `4xx`. */
@@ -78,6 +173,38 @@ export function createJournal(capacity: number) {
   let next = 0
   let total = 0
   let nextId = 1
+  const regions = createRegions(capacity)
+
+  const textsOf = (slot: Slot) => (slot.inRegion ? regions.readTexts(slot.at) : slot.texts)
+
+  /** The full key of a slot's request, from wherever it is kept. */
+  function keyOf(slot: Slot): string | undefined {
+    if (slot.keyText === undefined || slot.entry) return slot.key
+    return textsOf(slot)?.[slot.keyText]?.slice(0, MAX_KEY)
+  }
+
+  /** Built once, on first read; later reads return the same object. */
+  function entryOf(slot: Slot): JournalEntry {
+    if (!slot.entry) {
+      const source = slot.source as EntrySource
+      const head =
+        slot.headBytes === undefined ? undefined : regions.readHead(slot.at, slot.headBytes)
+      const texts = textsOf(slot)
+      if (slot.keyText !== undefined) slot.key = texts?.[slot.keyText]?.slice(0, MAX_KEY)
+      const built =
+        typeof source === 'function'
+          ? source()
+          : 'toEntry' in source
+            ? source.toEntry(head, texts)
+            : source
+      slot.entry = { id: slot.id, ...built }
+      slot.source = undefined
+      slot.headBytes = undefined
+      slot.texts = undefined
+      slot.inRegion = undefined
+    }
+    return slot.entry
+  }
 
   // The filter is compiled once per query (its path pattern above all), then run on each entry.
   function select(filter: JournalFilter): Slot[] {
@@ -94,7 +221,7 @@ export function createJournal(capacity: number) {
       if (method && entry.method !== method) continue
       if (path && !path(entry.path)) continue
       if (status && !status(entry.status)) continue
-      if (filter.apiKey !== undefined && slot.key !== filter.apiKey) continue
+      if (filter.apiKey !== undefined && keyOf(slot) !== filter.apiKey) continue
       if (since !== undefined && Date.parse(entry.at) < since) continue
       if (filter.matched !== undefined && entry.matched !== filter.matched) continue
       out.push(slot)
@@ -111,11 +238,19 @@ export function createJournal(capacity: number) {
 
   return {
     capacity,
-    /** Keeps an entry (or its builder) and returns its id. */
-    record(source: EntrySource, key?: string): number | undefined {
+    /** Keeps an entry (or its builder, with what it needs: see `Kept`) and returns its id. */
+    record(source: EntrySource, kept: Kept = {}): number | undefined {
       if (capacity === 0) return undefined
       const id = nextId++
-      slots[next] = { id, source, key }
+      const slot: Slot = { id, source, at: next }
+      if (kept.key !== undefined) slot.key = kept.key
+      if (kept.keyText !== undefined) slot.keyText = kept.keyText
+      if (kept.longAnswer !== undefined) slot.headBytes = regions.writeHead(next, kept.longAnswer)
+      if (kept.texts) {
+        if (regions.writeTexts(next, kept.texts)) slot.inRegion = true
+        else slot.texts = kept.texts
+      }
+      slots[next] = slot
       next = (next + 1) % capacity
       total++
       return id
@@ -138,10 +273,12 @@ export function createJournal(capacity: number) {
       const kept: Slot[] = []
       for (let i = held; i >= 1; i--) {
         const slot = slots[(next - i + capacity) % capacity]
-        if (slot && slot.key !== filter.apiKey) kept.push(slot)
+        if (slot && keyOf(slot) !== filter.apiKey) kept.push(slot)
       }
       const removed = held - kept.length
       if (removed === 0) return 0
+      // Moved slots leave their regions: what they keep there is read into their entries first.
+      for (const slot of kept) if (slot.headBytes !== undefined || slot.inRegion) entryOf(slot)
       slots = new Array(capacity)
       kept.forEach((slot, i) => (slots[i] = slot))
       next = kept.length % capacity

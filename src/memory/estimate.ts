@@ -136,9 +136,12 @@ export function environmentBytes(data: unknown, recordBytes = jsonHeapBytes(data
  * What a successful create keeps: the body (its strings end up in the document) and the
  * document, a workflow (with its steps' templates) or a smaller one.
  */
+/** Whether a create on this path makes a workflow (with its steps' templates). */
+export const isWorkflowPath = (path: string) =>
+  /\/(workflows|notification-templates)(\/|$)/.test(path)
+
 export function writeBytes(body: unknown, path: string): number {
-  const workflow = /\/(workflows|notification-templates)(\/|$)/.test(path)
-  const built = workflow
+  const built = isWorkflowPath(path)
     ? BUILT_BYTES.workflows + lengthOf(body, 'steps') * STEP_BYTES
     : BUILT_BYTES.subscribers
   return jsonHeapBytes(body) + built

@@ -132,6 +132,8 @@ export function assembleEnvironment(
   }
   const subscribers = createSubscriberStore(data.subscribers)
   const notifications = createNotificationStore(data.notifications ?? [])
+  // One context for the environment's life: what it holds never changes.
+  let context: WorkflowContext | undefined
   const env: Environment = {
     ...identity,
     rng,
@@ -147,14 +149,15 @@ export function assembleEnvironment(
     messages: createMessageStore(data.messages, subscribers),
     subscribers,
     now,
-    workflowContext: () => ({
-      ...identity,
-      newId,
-      rng,
-      identifierTaken: (identifier) => workflows.hasIdentifier(identifier),
-      workflowCount: () => workflows.liveCount(),
-      groupNamed: (name) => groupNamed(groups, name),
-    }),
+    workflowContext: () =>
+      (context ??= Object.freeze({
+        ...identity,
+        newId,
+        rng,
+        identifierTaken: (identifier: string) => workflows.hasIdentifier(identifier),
+        workflowCount: () => workflows.liveCount(),
+        groupNamed: (name: string) => groupNamed(groups, name),
+      })),
   }
   return env
 }

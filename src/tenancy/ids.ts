@@ -1,4 +1,6 @@
-import { randomHex, type Rng } from './prng.js'
+import type { Rng } from './prng.js'
+
+const HEX = '0123456789abcdef'
 
 /** The time part of an id is 4 bytes: past the last second it wraps, as MongoDB's does. */
 const SECONDS_SPAN = 2 ** 32
@@ -25,10 +27,14 @@ export const isObjectId = (value: unknown): value is string =>
  */
 export function createIdFactory(rng: Rng, epochMs: number): IdFactory {
   let seconds = Math.floor(epochMs / 1000) % SECONDS_SPAN
+  const codes = Buffer.alloc(24)
   const newId = () => {
-    const time = seconds.toString(16).padStart(8, '0')
+    const time = seconds
     seconds = (seconds + 1) % SECONDS_SPAN
-    return time + randomHex(rng, 16)
+    // One flat string of 24 characters (see randomHex), the time part first.
+    for (let i = 0; i < 8; i++) codes[i] = HEX.charCodeAt((time >>> ((7 - i) * 4)) & 15)
+    for (let i = 8; i < 24; i++) codes[i] = HEX.charCodeAt(Math.floor(rng() * 16))
+    return codes.toString('latin1', 0, 24)
   }
   newId.skipPast = (id: string) => {
     if (!isObjectId(id)) return

@@ -47,10 +47,18 @@ export function createRng(seed: string): Rng {
 /** A 32-bit integer seed for faker, derived from any text. */
 export const numericSeed = (text: string) => hashSeed(text)[0]
 
+const HEX = '0123456789abcdef'
+const hexCodes = Buffer.alloc(64)
+
+/**
+ * `length` hex digits from the generator, one draw each. Built as one flat string: text grown a
+ * character at a time becomes a chain of V8 cons strings, several times the size of the
+ * characters, in every id a store keeps.
+ */
 export function randomHex(rng: Rng, length: number): string {
-  let out = ''
-  for (let i = 0; i < length; i++) out += Math.floor(rng() * 16).toString(16)
-  return out
+  const codes = length <= hexCodes.length ? hexCodes : Buffer.alloc(length)
+  for (let i = 0; i < length; i++) codes[i] = HEX.charCodeAt(Math.floor(rng() * 16))
+  return codes.toString('latin1', 0, length)
 }
 
 /** A v4-shaped UUID from the seeded generator (for error ids and the like). */

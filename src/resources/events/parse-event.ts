@@ -1,7 +1,6 @@
 import { badRequest, httpError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Workflow } from '../workflows/workflows.types.js'
-import type { WorkflowStore } from '../workflows/workflows.store.js'
 import type { TriggerResult } from './events.generations.js'
 import {
   checkReservedVariables,
@@ -27,28 +26,9 @@ export interface ParseInput {
   agentId?: unknown
 }
 
-/**
- * The live workflows by trigger identifier, rebuilt from the store when a lookup misses or
- * finds a workflow that changed: the store itself indexes only whether an identifier is taken.
- */
-const indexes = new WeakMap<WorkflowStore, Map<string, Workflow>>()
-
-function identifierOf(workflow: Workflow) {
-  return workflow.triggers?.[0]?.identifier
-}
-
+/** The first live workflow (in creation order) with this trigger identifier. */
 export function workflowByIdentifier(env: Environment, identifier: string): Workflow | undefined {
-  const index = indexes.get(env.workflows)
-  const cached = index?.get(identifier)
-  if (cached && !cached.deleted && identifierOf(cached) === identifier) return cached
-  if (index && !env.workflows.hasIdentifier(identifier)) return undefined
-  const rebuilt = new Map<string, Workflow>()
-  for (const workflow of env.workflows.live()) {
-    const id = identifierOf(workflow)
-    if (id !== undefined && !rebuilt.has(id)) rebuilt.set(id, workflow)
-  }
-  indexes.set(env.workflows, rebuilt)
-  return rebuilt.get(identifier)
+  return env.workflows.byIdentifier(identifier)
 }
 
 /** Attachments: the files go to storage; the payload keeps their other fields. */

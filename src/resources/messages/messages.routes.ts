@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { badRequest, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json } from '../../http/respond.js'
+import { json, jsonAnswer } from '../../http/respond.js'
+import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Message } from './messages.store.js'
 import type { MessagesRules } from './messages.generations.js'
 import {
@@ -53,22 +54,30 @@ export const messageRoutes = [
       const rules = env.generation.messages
       if (subscriberId && !env.messages.hasSubscriber(subscriberId))
         throw rules.unknownSubscriber(subscriberId)
-      const matching = env.messages.list({
-        channel: typeof query.channel === 'string' && query.channel ? query.channel : undefined,
-        subscriberId,
-        transactionIds: asList(query.transactionId),
-      })
-      const size = Math.abs(Math.trunc(limit))
-      const start = Math.trunc(page * limit)
-      const data = matching.slice(start, start + size).map((m) => render(m, rules))
-      const totalCount = matching.length
-      return json(c, 200, {
-        page,
-        totalCount,
-        hasMore: start + data.length < totalCount,
-        pageSize: limit,
-        data,
-      })
+      const channel = typeof query.channel === 'string' && query.channel ? query.channel : undefined
+      const transactionIds = asList(query.transactionId)
+      // The page is built once per version of the messages and their subscribers (the list
+      // shows each subscriber as it is now): see answer-cache.ts.
+      const answer = cachedAnswer(
+        env.messages,
+        `${env.messages.version()}:${env.subscribers.version()}`,
+        JSON.stringify([page, limit, channel, subscriberId, transactionIds]),
+        () => {
+          const matching = env.messages.list({ channel, subscriberId, transactionIds })
+          const size = Math.abs(Math.trunc(limit))
+          const start = Math.trunc(page * limit)
+          const data = matching.slice(start, start + size).map((m) => render(m, rules))
+          const totalCount = matching.totalCount
+          return JSON.stringify({
+            page,
+            totalCount,
+            hasMore: start + data.length < totalCount,
+            pageSize: limit,
+            data,
+          })
+        }
+      )
+      return jsonAnswer(c, 200, answer)
     },
   }),
   defineRoute({

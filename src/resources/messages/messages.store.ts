@@ -63,31 +63,129 @@ export interface MessageQuery {
   limit: number
 }
 
+/** Messages in the order lists read them backwards: by `createdAt`, then by insertion. */
+class Ordered {
+  readonly items: Message[] = []
+
+  /** The first position whose message was created after `at`. */
+  private after(at: string): number {
+    const items = this.items
+    let lo = 0
+    let hi = items.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((items[mid] as Message).createdAt > at) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+
+  /** After every message created at or before it: an append while the clock moves forward. */
+  add(message: Message) {
+    const items = this.items
+    const last = items[items.length - 1]
+    if (!last || !(last.createdAt > message.createdAt)) items.push(message)
+    else items.splice(this.after(message.createdAt), 0, message)
+  }
+
+  remove(message: Message) {
+    const items = this.items
+    // Among the messages of its time, from the newest: the one just added is found first.
+    for (let i = this.after(message.createdAt) - 1; i >= 0; i--) {
+      if (items[i] === message) {
+        items.splice(i, 1)
+        return
+      }
+      if ((items[i] as Message).createdAt !== message.createdAt) break
+    }
+    // A createdAt that does not compare (absent, say): the slow way.
+    const at = items.indexOf(message)
+    if (at !== -1) items.splice(at, 1)
+  }
+}
+
+/** A newest-first view of an ordered index: its size and Array.prototype.slice's semantics. */
+export interface MessagePage {
+  readonly totalCount: number
+  slice(start: number, end: number): Message[]
+}
+
+function newestFirst(items: readonly Message[]): MessagePage {
+  const n = items.length
+  return {
+    totalCount: n,
+    slice(start, end) {
+      const from = start < 0 ? Math.max(n + start, 0) : Math.min(start, n)
+      const to = end < 0 ? Math.max(n + end, 0) : Math.min(end, n)
+      const out: Message[] = []
+      for (let i = from; i < to; i++) out.push(items[n - 1 - i] as Message)
+      return out
+    },
+  }
+}
+
+const listed = (messages: Message[]): MessagePage => ({
+  totalCount: messages.length,
+  slice: (start, end) => messages.slice(start, end),
+})
+
 /**
- * Messages by id with a transaction index. Deletion is soft in the 2024-10 generation (upstream
- * used mongoose-delete: a deleted message stays stored with `deleted: true` and every read skips
- * it) and hard since.
+ * Messages by id with a transaction index, and the live ones ordered as lists read them (all of
+ * them, by channel, by subscriber), so that a page costs the same whatever the collection's size.
+ * Deletion is soft in the 2024-10 generation (upstream used mongoose-delete: a deleted message
+ * stays stored with `deleted: true` and every read skips it) and hard since.
+ * `subscribers`: the environment's subscriber store, which says who exists.
  */
-/** `subscribers`: the environment's subscriber store, which says who exists. */
 export function createMessageStore(
   initial: Message[],
   subscribers: { has(subscriberId: string): boolean }
 ) {
   const byId = new Map<string, Message>()
   const byTransaction = new Map<string, Message[]>()
+  const live = new Ordered()
+  const byChannel = new Map<string, Ordered>()
+  const bySubscriber = new Map<string, Ordered>()
+  /** Counts the writes: an answer built from the store holds while this stays the same. */
+  let version = 0
+
+  const indexOf = (map: Map<string, Ordered>, key: string) => {
+    let index = map.get(key)
+    if (!index) map.set(key, (index = new Ordered()))
+    return index
+  }
+
+  function index(message: Message) {
+    live.add(message)
+    indexOf(byChannel, message.channel).add(message)
+    const subscriberId = message.subscriber?.subscriberId
+    if (subscriberId !== undefined) indexOf(bySubscriber, subscriberId).add(message)
+  }
+
+  function unindex(message: Message) {
+    live.remove(message)
+    byChannel.get(message.channel)?.remove(message)
+    const subscriberId = message.subscriber?.subscriberId
+    const ofSubscriber = subscriberId === undefined ? undefined : bySubscriber.get(subscriberId)
+    ofSubscriber?.remove(message)
+    if (ofSubscriber && ofSubscriber.items.length === 0) bySubscriber.delete(subscriberId as string)
+  }
 
   function add(message: Message) {
     if (byId.has(message._id)) throw duplicateId('messages', message._id)
+    version++
     byId.set(message._id, message)
     const same = byTransaction.get(message.transactionId)
     if (same) same.push(message)
     else byTransaction.set(message.transactionId, [message])
+    if (!message.deleted) index(message)
   }
   initial.forEach(add)
 
-  const live = (messages: Iterable<Message>) => [...messages].filter((m) => !m.deleted)
+  const liveOf = (messages: Iterable<Message>) => [...messages].filter((m) => !m.deleted)
   /** Flags the message deleted, or (hard) forgets it. */
   function drop(message: Message, at: string, hard: boolean) {
+    version++
+    if (!message.deleted) unindex(message)
     if (!hard) {
       message.deleted = true
       message.deletedAt = at
@@ -102,8 +200,10 @@ export function createMessageStore(
 
   return {
     add,
+    /** How many writes the store has seen. */
+    version: () => version,
     all: (): Message[] => [...byId.values()],
-    liveByTransaction: (transactionId: string) => live(byTransaction.get(transactionId) ?? []),
+    liveByTransaction: (transactionId: string) => liveOf(byTransaction.get(transactionId) ?? []),
 
     /** Deletes the live messages of a transaction, optionally of one channel only. */
     removeByTransactionId(
@@ -112,7 +212,7 @@ export function createMessageStore(
       at: string,
       hard: boolean
     ) {
-      const doomed = live(byTransaction.get(transactionId) ?? []).filter(
+      const doomed = liveOf(byTransaction.get(transactionId) ?? []).filter(
         (m) => !channel || m.channel === channel
       )
       for (const message of doomed) drop(message, at, hard)
@@ -134,20 +234,32 @@ export function createMessageStore(
       return true
     },
 
-    /** Live messages that match, newest first (upstream sorts on createdAt descending). */
-    list(query: Omit<MessageQuery, 'page' | 'limit'>) {
-      const source = query.transactionIds
-        ? query.transactionIds.flatMap((id) => byTransaction.get(id) ?? [])
-        : byId.values()
-      const matching = live(source).filter(
+    /**
+     * Live messages that match, newest first (upstream sorts on createdAt descending; among
+     * equal times, a fixed clock or one trigger's steps, the later one first), as a view to
+     * slice a page from.
+     */
+    list(query: Omit<MessageQuery, 'page' | 'limit'>): MessagePage {
+      const { channel, subscriberId, transactionIds } = query
+      if (!transactionIds) {
+        if (!subscriberId)
+          return newestFirst(channel ? (byChannel.get(channel)?.items ?? []) : live.items)
+        const ofSubscriber = bySubscriber.get(subscriberId)?.items ?? []
+        return newestFirst(
+          channel ? ofSubscriber.filter((m) => m.channel === channel) : ofSubscriber
+        )
+      }
+      const source = transactionIds.flatMap((id) => byTransaction.get(id) ?? [])
+      const matching = liveOf(source).filter(
         (m) =>
-          (!query.channel || m.channel === query.channel) &&
-          (!query.subscriberId || m.subscriber.subscriberId === query.subscriberId)
+          (!channel || m.channel === channel) &&
+          (!subscriberId || m.subscriber.subscriberId === subscriberId)
       )
-      // Newest first; among equal times (a fixed clock, one trigger's steps) the later one first.
-      return matching
-        .reverse()
-        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      return listed(
+        matching
+          .reverse()
+          .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      )
     },
   }
 }

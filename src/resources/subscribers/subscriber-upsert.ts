@@ -114,6 +114,7 @@ function upsertChannels(env: Environment, subscriber: Subscriber, sent: unknown)
     }
   }
   subscriber.channels = channels
+  env.subscribers.touch()
 }
 
 /**

@@ -175,6 +175,7 @@ export const subscriberV1Routes = [
       if (rules.softDelete) {
         subscriber.deleted = true
         ;(subscriber as unknown as Obj).deletedAt = env.now()
+        env.subscribers.touch()
       } else env.subscribers.remove(subscriber)
       return json(c, 200, { data: { acknowledged: true, status: 'deleted' } })
     },

@@ -71,6 +71,8 @@ export function createSubscriberStore(initial: readonly Subscriber[]) {
   let sequence = 0
   const sortedIds = new SortedIds()
   const view = sortedIds.view((id) => byInternal.get(id) as Subscriber)
+  /** Counts the writes: an answer that shows subscribers holds while this stays the same. */
+  let version = 0
 
   function add(subscriber: Subscriber) {
     if (byExternal.has(subscriber.subscriberId))
@@ -80,6 +82,7 @@ export function createSubscriberStore(initial: readonly Subscriber[]) {
         `subscriberId: ${JSON.stringify(subscriber.subscriberId)}`
       )
     if (byInternal.has(subscriber._id)) throw duplicateId('subscribers', subscriber._id)
+    version++
     byExternal.set(subscriber.subscriberId, subscriber)
     byInternal.set(subscriber._id, subscriber)
     order.set(subscriber._id, sequence++)
@@ -90,6 +93,12 @@ export function createSubscriberStore(initial: readonly Subscriber[]) {
 
   return {
     add,
+    /** How many writes the store has seen. */
+    version: () => version,
+    /** A subscriber changed in place (its channels, a soft delete): answers that show it go. */
+    touch() {
+      version++
+    },
     get: (subscriberId: string) => byExternal.get(subscriberId),
     /** Whether a live subscriber has this id (2024-10's soft-deleted ones are stored, not live). */
     has: (subscriberId: string) => {
@@ -113,12 +122,14 @@ export function createSubscriberStore(initial: readonly Subscriber[]) {
 
     /** Sets the fields given (null included) and the update time. */
     update(subscriber: Subscriber, patch: SubscriberPatch, at: string) {
+      version++
       Object.assign(subscriber, patch)
       subscriber.updatedAt = at
     },
 
     remove(subscriber: Subscriber) {
       if (byInternal.get(subscriber._id) !== subscriber) return
+      version++
       byExternal.delete(subscriber.subscriberId)
       byInternal.delete(subscriber._id)
       order.delete(subscriber._id)

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { badRequest, httpError } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json } from '../../http/respond.js'
+import { json, jsonAnswer } from '../../http/respond.js'
+import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { newTopic } from './memberships.js'
 import {
@@ -54,14 +55,25 @@ export const topicV2Routes = [
       checkLimit('ListTopicsCommand', limit)
       if (query.before && query.after) throw badRequest(BOTH_CURSORS)
       const request = topicsStyleCursor(query, limit, (id) => env.topics.byId(id))
-      const page = request
-        ? env.topics.page({
-            ...request,
-            key: query.key || undefined,
-            name: query.name || undefined,
-          })
-        : emptyPage<Topic>()
-      return json(c, 200, { ...page, data: page.data.map(topicDto) })
+      const key = query.key || undefined
+      const name = query.name || undefined
+      // The page is built once per version of the store (see answer-cache.ts).
+      const answer = cachedAnswer(
+        env.topics,
+        env.topics.version(),
+        JSON.stringify([
+          'v2',
+          limit,
+          request && { ...request, after: request.after?._id, before: request.before?._id },
+          key,
+          name,
+        ]),
+        () => {
+          const page = request ? env.topics.page({ ...request, key, name }) : emptyPage<Topic>()
+          return JSON.stringify({ ...page, data: page.data.map(topicDto) })
+        }
+      )
+      return jsonAnswer(c, 200, answer)
     },
   }),
   defineRoute({

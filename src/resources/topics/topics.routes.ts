@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { badRequest, httpError, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json, jsonText } from '../../http/respond.js'
+import { json, jsonAnswer, jsonText } from '../../http/respond.js'
+import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
 import {
@@ -70,17 +71,22 @@ export const topicRoutes = [
       // Upstream passes $limit: 0 to MongoDB, which refuses it: a 500 with an errorId.
       if (pageSize === 0) throw new InternalError('pageSize=0 gives MongoDB a $limit of 0')
       const name = rules.filtersByName ? query.name || undefined : undefined
-      const { data, totalCount } = env.topics.list({
-        page,
-        pageSize,
-        key: query.key || undefined,
-        name,
-      })
-      // The bytes JSON.stringify({ page, totalCount, pageSize, data }) gives, from each topic's
-      // JSON kept since its first read: serialising the page was the route's largest cost.
-      const head = `{"page":${JSON.stringify(page)},"totalCount":${totalCount},"pageSize":${JSON.stringify(pageSize)}`
-      const items = data.map((topic) => topicJson(rules, topic))
-      return jsonText(c, 200, `${head},"data":[${items.join(',')}]}`)
+      const key = query.key || undefined
+      // The page is built once per version of the store (see answer-cache.ts).
+      const answer = cachedAnswer(
+        env.topics,
+        env.topics.version(),
+        JSON.stringify(['v1', page, pageSize, key, name]),
+        () => {
+          const { data, totalCount } = env.topics.list({ page, pageSize, key, name })
+          // The bytes JSON.stringify({ page, totalCount, pageSize, data }) gives, from each
+          // topic's JSON kept since its first read.
+          const head = `{"page":${JSON.stringify(page)},"totalCount":${totalCount},"pageSize":${JSON.stringify(pageSize)}`
+          const items = data.map((topic) => topicJson(rules, topic))
+          return `${head},"data":[${items.join(',')}]}`
+        }
+      )
+      return jsonAnswer(c, 200, answer)
     },
   }),
   defineRoute({

@@ -107,9 +107,12 @@ export function createTopicStore(
   const subsByTopic = new Map<string, { list: Subscription[]; ids: SortedIds }>()
   const subsBySubscriber = new Map<string, Set<string>>()
   const subsByIdentifier = new Map<string, Subscription>()
+  /** Counts the writes: an answer built from the store holds while this stays the same. */
+  let version = 0
 
   /** Stores the topic in place of the one with its id (or as a new one). */
   function put(topic: Topic) {
+    version++
     const old = byId.get(topic._id)
     if (old && old.key !== topic.key) byKey.delete(old.key)
     byId.set(topic._id, topic)
@@ -178,6 +181,8 @@ export function createTopicStore(
     subsByTopic.get(topicId)?.list ?? []
 
   return {
+    /** How many writes the store has seen: any change to a topic or a subscription moves it. */
+    version: () => version,
     /** Every topic, in insertion order. */
     all: (): Topic[] => inserted.map((id) => byId.get(id) as Topic),
     get: (key: string) => byKey.get(key),
@@ -216,6 +221,7 @@ export function createTopicStore(
     put,
 
     remove(topic: Topic) {
+      version++
       for (const subscription of [...subscriptionsOf(topic._id)]) dropSubscription(subscription)
       byId.delete(topic._id)
       if (byKey.get(topic.key) === topic) byKey.delete(topic.key)
@@ -237,6 +243,7 @@ export function createTopicStore(
       },
       /** Adds new subscriptions, or replaces stored ones (same id), then refreshes the topics. */
       save(changed: readonly Subscription[]) {
+        version++
         const topics = new Set<string>()
         for (const subscription of changed) {
           const old = subsById.get(subscription._id)
@@ -254,6 +261,7 @@ export function createTopicStore(
         for (const topicId of topics) refreshMembers(topicId)
       },
       remove(doomed: readonly Subscription[]) {
+        version++
         const topics = new Set<string>()
         for (const subscription of doomed) {
           if (subsById.get(subscription._id) !== subscription) continue

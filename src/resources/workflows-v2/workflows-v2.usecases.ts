@@ -78,7 +78,7 @@ export function findWorkflow(env: Environment, pathValue: string): Workflow {
   const value = parseSlugId(pathValue)
   const workflow = isInternalId(value)
     ? env.workflows.get(value)
-    : env.workflows.live().find((w) => w.triggers[0]?.identifier === value)
+    : env.workflows.byIdentifier(value)
   if (!workflow) throw workflowNotFound(value)
   return workflow
 }

@@ -1,7 +1,7 @@
 import { badRequest, CommandValidationError, InternalError, notFound } from '../../errors.js'
 import { isMongoId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
-import { json } from '../../http/respond.js'
+import { json, jsonText } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { createWorkflow } from './create-workflow.js'
 import { renderListItem, renderWorkflow } from './workflows.render.js'
@@ -36,9 +36,17 @@ function listWorkflows(env: Environment, query: string | undefined) {
 function findWorkflow(env: Environment, idOrIdentifier: string) {
   if (/^[0-9a-f]{24}$/.test(idOrIdentifier))
     return { workflow: env.workflows.get(idOrIdentifier), variantTemplates: true }
-  const workflow = env.workflows.live().find((w) => w.triggers[0]?.identifier === idOrIdentifier)
-  return { workflow, variantTemplates: false }
+  return { workflow: env.workflows.byIdentifier(idOrIdentifier), variantTemplates: false }
 }
+
+/**
+ * `{data: renderWorkflow(workflow)}` as JSON: for a workflow kept as a template, from a
+ * template of the answer, made once per shape (workflows.store.ts).
+ */
+const answerOf = (env: Environment, workflowId: string, variantTemplates = true) =>
+  env.workflows.rendered(workflowId, variantTemplates ? 'v1' : 'v1-by-identifier', (w) => ({
+    data: renderWorkflow(w, { variantTemplates }),
+  }))
 
 /**
  * The v1 workflow routes. Upstream serves them at /v1/workflows and at the older
@@ -92,7 +100,7 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       handler(c, { env, params }) {
         const { workflow, variantTemplates } = findWorkflow(env, params.workflowId)
         if (!workflow) throw env.generation.workflows.notFoundById(params.workflowId)
-        return json(c, 200, { data: renderWorkflow(workflow, { variantTemplates }) })
+        return jsonText(c, 200, answerOf(env, workflow._id, variantTemplates))
       },
     }),
     defineRoute({
@@ -103,14 +111,15 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       auth: 'apiKey',
       developmentOnly: true,
       body: CreateWorkflowBodySchema,
+      sharedBody: true,
       responses: {
         201: { description: 'The created workflow', schema: WorkflowEnvelopeSchema },
         400: { description: 'A template check or a limit failed (2026-08: 422 for validation)' },
         401: { description: 'Production keys may not write workflows' },
       },
       handler(c, { env, body }) {
-        const workflow = createWorkflow(env, body, prefix)
-        return json(c, 201, { data: renderWorkflow(workflow) })
+        const workflowId = createWorkflow(env, body, prefix, c.get('rawBody'))
+        return jsonText(c, 201, answerOf(env, workflowId))
       },
     }),
     defineRoute({
@@ -122,6 +131,7 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       developmentOnly: true,
       params: WorkflowIdParamsSchema,
       body: SetStatusBodySchema,
+      sharedBody: true,
       responses: {
         200: { description: 'The updated workflow', schema: WorkflowEnvelopeSchema },
         400: { description: 'Validation failed, or the status would not change' },
@@ -140,7 +150,7 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
           throw badRequest('You must provide a different status from the current status')
         const status = env.generation.workflows.statusFor(body.active)
         env.workflows.setStatus(workflow, body.active, env.now(), status)
-        return json(c, 200, { data: renderWorkflow(workflow) })
+        return jsonText(c, 200, answerOf(env, workflow._id))
       },
     }),
   ]

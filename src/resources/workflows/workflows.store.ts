@@ -1,51 +1,288 @@
+import { createHash } from 'node:crypto'
 import type { Workflow } from './workflows.types.js'
 import { duplicateId } from '../../tenancy/unique-ids.js'
+import {
+  fill,
+  markSlots,
+  markedDocument,
+  partialFill,
+  templateOf,
+  type SlotValue,
+  type Slotted,
+  type Template,
+} from './workflow-template.js'
 
-/** Workflows by id in creation order, with the set of live trigger identifiers. */
+/**
+ * A stored workflow: its document either as the object it was built as (scenario and imported
+ * workflows, which stay as they are) or as a template and its own values (everything a write
+ * creates; see workflow-template.ts).
+ */
+interface Stored {
+  readonly _id: string
+  readonly identifier: string | undefined
+  deleted: boolean
+  object?: Workflow
+  shape?: Shape
+  values?: SlotValue[]
+}
+
+/** A template shared by the workflows whose documents differ only in their slot values. */
+export interface Shape {
+  readonly template: Template
+  readonly fields: Slotted['fields']
+  readonly identifier?: number
+  readonly plainSlots: ReadonlySet<number>
+  readonly valueCount: number
+}
+
+/**
+ * Caches for the whole process, so that they do not grow with the number of environments, and
+ * for workflows up to 32 kB of JSON, so that they stay small beside what the budget counts.
+ *
+ * Hydrated workflows, most recently used last: a workflow read again (a status toggled, a
+ * trigger fired) is not parsed again; a store's writes keep its entries current.
+ */
+const HOT_WORKFLOWS = 256
+const CACHED_SHAPE_SIZE = 32 * 1024
+const hot = new Map<Stored, Workflow>()
+function remember(stored: Stored, workflow: Workflow) {
+  hot.delete(stored)
+  if (stored.shape && stored.shape.template.size > CACHED_SHAPE_SIZE) return
+  hot.set(stored, workflow)
+  if (hot.size > HOT_WORKFLOWS) hot.delete(hot.keys().next().value as Stored)
+}
+
+/**
+ * Renders of a shape's document (a route's answer) as templates on the same values, made the
+ * second time a shape is rendered so: a shape used once is not worth one. All are dropped once
+ * they add up to 8 MB of text.
+ */
+const renders = new WeakMap<Shape, Map<string, Template | null>>()
+const MAX_RENDER_TEXT = 8 * 1024 * 1024
+let renderText = 0
+function renderTemplate(shape: Shape, key: string, make: () => Template): Template | undefined {
+  if (shape.template.size > CACHED_SHAPE_SIZE) return undefined
+  let ofShape = renders.get(shape)
+  if (!ofShape) renders.set(shape, (ofShape = new Map()))
+  const found = ofShape.get(key)
+  if (found) return found
+  if (found === undefined) {
+    ofShape.set(key, null)
+    return undefined
+  }
+  const template = make()
+  renderText += template.size
+  if (renderText > MAX_RENDER_TEXT) {
+    renderText = template.size
+    renders.delete(shape)
+    for (const other of cachedShapes) renders.delete(other)
+    cachedShapes.clear()
+    renders.set(shape, (ofShape = new Map()))
+  }
+  cachedShapes.add(shape)
+  ofShape.set(key, template)
+  return template
+}
+/** The shapes that have render templates, to drop them all at once. */
+const cachedShapes = new Set<Shape>()
+
+/**
+ * Renders of one workflow with all but its in-place fields filled (a status toggle then fills
+ * four slots, not fifty), for the workflows rendered more than once lately: by the values they
+ * were filled from, which a change of template replaces.
+ */
+const HOT_RENDERS = 256
+const ownRenders = new Map<SlotValue[], Map<string, Template | null>>()
+function ownRender(shape: Shape, values: SlotValue[], key: string, template: Template) {
+  let ofValues = ownRenders.get(values)
+  if (ofValues) {
+    ownRenders.delete(values)
+    ownRenders.set(values, ofValues)
+  } else {
+    ownRenders.set(values, (ofValues = new Map()))
+    if (ownRenders.size > HOT_RENDERS)
+      ownRenders.delete(ownRenders.keys().next().value as SlotValue[])
+  }
+  const found = ofValues.get(key)
+  if (found) return found
+  if (found === undefined) {
+    ofValues.set(key, null)
+    return template
+  }
+  const open = new Set(Object.values(shape.fields))
+  const own = partialFill(template, values, open)
+  ofValues.set(key, own)
+  return own
+}
+
+/**
+ * Workflows by id in creation order, with the live trigger identifiers (each to the live
+ * workflows that have it, oldest first).
+ */
 export function createWorkflowStore(initial: Workflow[]) {
-  const byId = new Map<string, Workflow>()
-  const identifiers = new Map<string, number>()
+  const byId = new Map<string, Stored>()
+  const identifiers = new Map<string, Stored[]>()
+  let live = 0
+  /** Shapes by the text of their template, so that equal ones are one. */
+  const shapes = new Map<string, Shape>()
 
-  const identifierOf = (w: Workflow) => w.triggers[0]?.identifier
-  function countIdentifier(w: Workflow, delta: number) {
-    const id = identifierOf(w)
-    if (id === undefined || w.deleted) return
-    const next = (identifiers.get(id) ?? 0) + delta
-    if (next > 0) identifiers.set(id, next)
+  function countIdentifier(stored: Stored, delta: number) {
+    const id = stored.identifier
+    if (id === undefined || stored.deleted) return
+    live += delta
+    const list = identifiers.get(id) ?? []
+    const next = delta > 0 ? [...list, stored] : list.filter((s) => s !== stored)
+    if (next.length) identifiers.set(id, next)
     else identifiers.delete(id)
   }
 
-  function add(workflow: Workflow) {
-    if (byId.has(workflow._id)) throw duplicateId('notificationtemplates', workflow._id)
-    byId.set(workflow._id, workflow)
-    countIdentifier(workflow, 1)
+  function shapeOf(slotted: Slotted): Shape {
+    const template = templateOf(slotted.marked, slotted)
+    // By a digest of the text: the text itself would be a second copy of every template.
+    const key = createHash('sha1')
+      .update(template.parts.join('\u0000'))
+      .update(template.slots.join(','))
+      .digest('base64')
+    let shape = shapes.get(key)
+    if (!shape) {
+      shape = {
+        template,
+        fields: slotted.fields,
+        ...(slotted.identifier !== undefined ? { identifier: slotted.identifier } : {}),
+        plainSlots: slotted.plainSlots,
+        valueCount: slotted.values.length,
+      }
+      shapes.set(key, shape)
+    }
+    return shape
+  }
+
+  /** Keeps the workflow as a template and values. */
+  function compact(stored: Stored, workflow: Workflow) {
+    const slotted = markSlots(workflow)
+    stored.shape = shapeOf(slotted)
+    stored.values = slotted.values
+    stored.object = undefined
+  }
+
+  /** The workflow's document as an object: the hot one, or parsed from its template. */
+  function hydrate(stored: Stored, keep = true): Workflow {
+    if (stored.object) return stored.object
+    const found = hot.get(stored)
+    if (found) {
+      if (keep) remember(stored, found)
+      return found
+    }
+    const workflow = JSON.parse(fill(stored.shape!.template, stored.values!)) as Workflow
+    if (keep) remember(stored, workflow)
     return workflow
   }
-  initial.forEach(add)
+
+  function insert(stored: Stored) {
+    if (byId.has(stored._id)) throw duplicateId('notificationtemplates', stored._id)
+    byId.set(stored._id, stored)
+    countIdentifier(stored, 1)
+    return stored
+  }
+
+  const storedOf = (workflow: Workflow) =>
+    ({
+      _id: workflow._id,
+      identifier: workflow.triggers?.[0]?.identifier,
+      deleted: workflow.deleted === true,
+    }) as Stored
+
+  /**
+   * A new workflow: kept as the object it is, or (`compact`) as a template and values, the
+   * object staying the hot copy. A template pays when workflows share it (create-replay.ts).
+   */
+  function add(workflow: Workflow, { compact: asTemplate = false } = {}) {
+    const stored = insert(storedOf(workflow))
+    if (!asTemplate) {
+      stored.object = workflow
+      return workflow
+    }
+    compact(stored, workflow)
+    remember(stored, workflow)
+    return workflow
+  }
+  for (const workflow of initial) insert(storedOf(workflow)).object = workflow
+
+  /** After a change to the object: its values again, and its template if its shape changed. */
+  function changed(workflow: Workflow) {
+    const stored = byId.get(workflow._id)
+    if (!stored || stored.object) return
+    compact(stored, workflow)
+    remember(stored, workflow)
+  }
 
   return {
     add,
-    all: (): Workflow[] => [...byId.values()],
+    /**
+     * A workflow created from a template made for an earlier, equal create (create-replay.ts):
+     * no document is built; `values` fill the shape's slots.
+     */
+    addFromShape(shape: Shape, values: SlotValue[], _id: string, identifier: string | undefined) {
+      return insert({ _id, identifier, deleted: false, shape, values })._id
+    },
+    /** The shape and values a workflow is kept as, if it is kept that way. */
+    shapeOf(id: string): { shape: Shape; values: readonly SlotValue[] } | undefined {
+      const stored = byId.get(id)
+      return stored?.shape && stored.values
+        ? { shape: stored.shape, values: stored.values }
+        : undefined
+    },
+    all: (): Workflow[] => [...byId.values()].map((stored) => hydrate(stored, false)),
     /** A live (not deleted) workflow, as every read upstream excludes soft-deleted ones. */
     get(id: string) {
-      const workflow = byId.get(id)
-      return workflow && !workflow.deleted ? workflow : undefined
+      const stored = byId.get(id)
+      return stored && !stored.deleted ? hydrate(stored) : undefined
+    },
+    /** The first live workflow (in creation order) with this trigger identifier. */
+    byIdentifier(identifier: string) {
+      const stored = identifiers.get(identifier)?.[0]
+      return stored ? hydrate(stored) : undefined
     },
     hasIdentifier: (identifier: string) => identifiers.has(identifier),
-    /** Live workflows, counted from the identifier index (every live workflow has one). */
-    liveCount: () => [...identifiers.values()].reduce((sum, n) => sum + n, 0),
-    live: () => [...byId.values()].filter((w) => !w.deleted),
+    /** Live workflows that have a trigger identifier (every live workflow has one). */
+    liveCount: () => live,
+    live: () =>
+      [...byId.values()]
+        .filter((stored) => !stored.deleted)
+        .map((stored) => hydrate(stored, false)),
+    /**
+     * The JSON text of `render(workflow)` for a live workflow: for one kept as a template, made
+     * from a template of the render, built once per shape and `key`, on the workflow's values.
+     * The render must not test the values it copies (see `markedDocument`).
+     */
+    rendered(id: string, key: string, render: (workflow: Workflow) => unknown): string {
+      const stored = byId.get(id) as Stored
+      const { shape, values } = stored
+      const template =
+        shape &&
+        renderTemplate(shape, key, () =>
+          templateOf(render(markedDocument(shape.template) as Workflow), shape)
+        )
+      if (!template || !values) return JSON.stringify(render(hydrate(stored)))
+      return fill(ownRender(shape, values, key, template), values)
+    },
     /** Changes fields in place (never the trigger identifier, which indexes the store). */
     update(workflow: Workflow, changes: Partial<Workflow>) {
       const { triggers: _kept, ...rest } = changes
       Object.assign(workflow, rest)
+      changed(workflow)
       return workflow
     },
     /** A soft delete (mongoose-delete): reads skip it and its identifier is free again. */
     remove(workflow: Workflow, at: string) {
-      countIdentifier(workflow, -1)
+      const stored = byId.get(workflow._id)
+      if (stored) {
+        countIdentifier(stored, -1)
+        stored.deleted = true
+      }
       workflow.deleted = true
       workflow.deletedAt = at
+      changed(workflow)
       return workflow
     },
     setStatus(workflow: Workflow, active: boolean, at: string, status?: string) {
@@ -53,6 +290,24 @@ export function createWorkflowStore(initial: Workflow[]) {
       workflow.draft = !active
       if (status !== undefined) workflow.status = status
       workflow.updatedAt = at
+      const stored = byId.get(workflow._id)
+      const fields = stored?.shape?.fields
+      // The fields a status change writes have slots of their own: their values change, the
+      // template stays (unless the document gains a field, `status` the first time).
+      if (
+        stored?.values &&
+        fields &&
+        fields.active !== undefined &&
+        fields.draft !== undefined &&
+        fields.updatedAt !== undefined &&
+        (status === undefined || fields.status !== undefined)
+      ) {
+        stored.values[fields.active] = active
+        stored.values[fields.draft] = !active
+        stored.values[fields.updatedAt] = at
+        if (status !== undefined) stored.values[fields.status as number] = status
+        remember(stored, workflow)
+      } else changed(workflow)
       return workflow
     },
   }
