@@ -23,41 +23,49 @@ interface Entry extends CachedAnswer {
 const MAX_BYTES = 8 * 1024 * 1024
 const MAX_ANSWER_BYTES = MAX_BYTES / 10
 
-const owners = new WeakMap<object, number>()
-let nextOwner = 1
-const entries = new Map<string, Entry>()
+/** Entries by owner, route then key, and all of them in the order they were last used. */
+const byOwner = new WeakMap<object, Map<string, Map<string, Entry>>>()
+const recent = new Map<Entry, { owner: Map<string, Entry>; key: string }>()
 let held = 0
 
 /** What an entry costs: its text (at most 2 bytes a character) and its bytes. */
 const sizeOf = (entry: CachedAnswer) => entry.text.length * 2 + entry.bytes.length
 
-function drop(key: string, entry: Entry) {
-  entries.delete(key)
+function drop(entry: Entry) {
+  const place = recent.get(entry)
+  if (!place) return
+  recent.delete(entry)
+  if (place.owner.get(place.key) === entry) place.owner.delete(place.key)
   held -= sizeOf(entry)
 }
 
 /**
- * The answer `build` gives for `key` of `owner` (a store) at `version`, from the cache when it
- * was built at that version.
+ * The answer `build` gives on `route` for `key` of `owner` (a store) at `version`, from the
+ * cache when it was built at that version.
  */
 export function cachedAnswer(
   owner: object,
+  route: string,
   /** A number, or text that combines the versions of several stores. */
   version: number | string,
   key: string,
   build: () => string
 ): CachedAnswer {
-  let id = owners.get(owner)
-  if (id === undefined) owners.set(owner, (id = nextOwner++))
-  const full = `${id}\u0000${key}`
-  const found = entries.get(full)
+  let routes = byOwner.get(owner)
+  if (!routes) byOwner.set(owner, (routes = new Map()))
+  let entries = routes.get(route)
+  if (!entries) routes.set(route, (entries = new Map()))
+  const found = entries.get(key)
   if (found && found.version === version) {
     // Least recently used first out: a hit moves to the end.
-    entries.delete(full)
-    entries.set(full, found)
+    const place = recent.get(found)
+    if (place) {
+      recent.delete(found)
+      recent.set(found, place)
+    }
     return found
   }
-  if (found) drop(full, found)
+  if (found) drop(found)
   const text = build()
   // A buffer of its own: a small Buffer.from() would pin a slab of Node's shared pool.
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'))
@@ -66,10 +74,11 @@ export function cachedAnswer(
   const size = sizeOf(entry)
   if (size > MAX_ANSWER_BYTES) return entry
   held += size
-  entries.set(full, entry)
-  for (const [oldest, old] of entries) {
+  entries.set(key, entry)
+  recent.set(entry, { owner: entries, key })
+  for (const oldest of recent.keys()) {
     if (held <= MAX_BYTES) break
-    drop(oldest, old)
+    drop(oldest)
   }
   return entry
 }

@@ -30,6 +30,13 @@ export function jsonAnswer(
   return c.body(answer.bytes, status, JSON_HEADERS)
 }
 
+/** The query string of the request, as sent (empty when there is none). */
+export function queryText(c: Context): string {
+  const url = c.req.url
+  const at = url.indexOf('?')
+  return at === -1 ? '' : url.slice(at + 1)
+}
+
 /** The request URL as upstream echoes it in `path`: path plus query string. */
 export function originalUrl(c: Context): string {
   const sent = sentTarget(c.env?.incoming)

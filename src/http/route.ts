@@ -92,6 +92,7 @@ function frozen<T>(value: T): T {
  */
 type Validated = WeakMap<AnyRoute, WeakMap<z.ZodType, Map<string, unknown>>>
 const validatedQueries: Validated = new WeakMap()
+const validatedParams: Validated = new WeakMap()
 const validatedBodies: Validated = new WeakMap()
 const MAX_CACHED_QUERIES = 64
 const MAX_CACHED_QUERY_LENGTH = 1024
@@ -174,7 +175,17 @@ function withEnvironment(
     throw unauthorized('This action is only allowed in Development environment')
   const admin = spec.auth === 'admin'
   const generation = env ? env.generation : generationOf(c)
-  const params = spec.params ? validate(spec.params, c.req.param(), admin) : c.req.param()
+  // A route's params are made from its path: one validation per path (a status toggled again).
+  const params = spec.params
+    ? validatedOnce(
+        validatedParams,
+        { entries: MAX_CACHED_QUERIES, length: MAX_CACHED_QUERY_LENGTH },
+        spec,
+        spec.params,
+        c.req.path,
+        () => validate(spec.params as z.ZodType, c.req.param(), admin)
+      )
+    : c.req.param()
   const query = spec.query ? validatedQuery(c, spec, resolveFor(spec.query, generation), admin) : {}
   const sent = admin ? (c.get('body') ?? {}) : asObject(c.get('body'))
   let body: unknown = c.get('body')

@@ -6,7 +6,7 @@ import type { MockState } from '../state.js'
 import type { Generation } from '../generations/generation.js'
 import { generationOf } from '../http/render-error.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
-import type { JournalEntry } from './journal.js'
+import type { EntrySource, JournalEntry } from './journal.js'
 import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
 
 export const MAX_JOURNAL_BODY = 2048
@@ -113,27 +113,26 @@ const KEY_TEXT = 3
 const BODY_TEXT = 4
 
 /**
- * What a journal entry is built from besides those texts, taken when the answer is known: one
- * small object per request (the entry itself is built on first read).
+ * What a journal entry is built from besides those texts, taken when the answer is known (the
+ * entry itself is built on first read): one per slot of the journal, filled again for each
+ * request the slot holds.
  */
 class RequestFacts {
-  constructor(
-    readonly at: number,
-    readonly method: string,
-    /** Headers copied from a request that had no raw pairs (app.request). */
-    readonly copiedHeaders: Record<string, string> | undefined,
-    readonly truncated: boolean,
-    readonly environmentId: string | undefined,
-    readonly status: number,
-    readonly durationMs: number,
-    readonly rule: string | undefined,
-    readonly fault: string | undefined,
-    readonly outcome: JournalEntry['outcome'],
-    readonly delayMs: number | undefined,
-    readonly matched: boolean,
-    readonly generation: Generation,
-    readonly head: string | undefined
-  ) {}
+  at = 0
+  method = ''
+  /** Headers copied from a request that had no raw pairs (app.request). */
+  copiedHeaders: Record<string, string> | undefined = undefined
+  truncated = false
+  environmentId: string | undefined = undefined
+  status = 0
+  durationMs = 0
+  rule: string | undefined = undefined
+  fault: string | undefined = undefined
+  outcome: JournalEntry['outcome'] = undefined
+  delayMs: number | undefined = undefined
+  matched = false
+  generation: Generation | undefined = undefined
+  head: string | undefined = undefined
 
   toEntry(
     longHead?: string,
@@ -161,7 +160,9 @@ class RequestFacts {
       ...(outcome ? { outcome } : {}),
       ...(delayMs !== undefined ? { delayMs } : {}),
       matched,
-      ...(matched ? {} : { closestRoutes: closestRoutes(method, path, this.generation) }),
+      ...(matched
+        ? {}
+        : { closestRoutes: closestRoutes(method, path, this.generation as Generation) }),
       ...responseIdsOf(this.head ?? longHead),
     }
   }
@@ -190,27 +191,30 @@ export function recordRequest(
     c.get('matched') === true || (rule !== undefined && routeExists(method, path, generation))
   const head = responseStatus < 300 ? responseHead(c.get('responseText')) : {}
   const headers = headerSource(c)
-  const facts = new RequestFacts(
-    Date.now(),
-    method,
-    typeof headers === 'string' ? undefined : headers,
-    raw !== undefined && raw.length > MAX_JOURNAL_BODY,
-    c.get('env')?._environmentId,
-    statusOf(c, responseStatus),
-    Math.round((performance.now() - started) * 100) / 100,
-    rule,
-    c.get('fault'),
-    c.get('outcome'),
-    c.get('delayMs'),
-    matched,
-    generation,
-    head.kept
-  )
+  // The slot's builder from before is filled again when no one built its entry.
+  const facts = (previous: EntrySource | undefined) => {
+    const f = previous instanceof RequestFacts ? previous : new RequestFacts()
+    f.at = Date.now()
+    f.method = method
+    f.copiedHeaders = typeof headers === 'string' ? undefined : headers
+    f.truncated = raw !== undefined && raw.length > MAX_JOURNAL_BODY
+    f.environmentId = c.get('env')?._environmentId
+    f.status = statusOf(c, responseStatus)
+    f.durationMs = Math.round((performance.now() - started) * 100) / 100
+    f.rule = rule
+    f.fault = c.get('fault')
+    f.outcome = c.get('outcome')
+    f.delayMs = c.get('delayMs')
+    f.matched = matched
+    f.generation = generation
+    f.head = head.kept
+    return f
+  }
   const texts: (string | undefined)[] = []
   texts[URL_TEXT] = url
   texts[PATH_TEXT] = path
   texts[HEADERS_TEXT] = typeof headers === 'string' ? headers : undefined
   texts[KEY_TEXT] = key
   texts[BODY_TEXT] = raw === undefined ? undefined : bodyHead(raw)
-  state.journal.record(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
+  state.journal.recordReusing(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
 }

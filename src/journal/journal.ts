@@ -65,19 +65,23 @@ export interface Kept {
   keyText?: number
 }
 
-interface Slot {
-  id: number
-  source?: EntrySource
-  entry?: JournalEntry
+/**
+ * One position of the ring, used again for each request it holds: an object per request would
+ * outlive the young generation and become garbage in the old one, which a busy mock fills fast.
+ */
+class Slot {
+  id = 0
+  source: EntrySource | undefined = undefined
+  entry: JournalEntry | undefined = undefined
   /** The full key, kept for filtering and never returned (or in `texts`, at `keyText`). */
-  key?: string
-  keyText?: number
+  key: string | undefined = undefined
+  keyText: number | undefined = undefined
   /** The slot's position, how many bytes of a long answer's head its region holds. */
-  at: number
-  headBytes?: number
+  at = 0
+  headBytes: number | undefined = undefined
   /** The texts, when they did not fit the region; else `inRegion`. */
-  texts?: (string | undefined)[]
-  inRegion?: boolean
+  texts: (string | undefined)[] | undefined = undefined
+  inRegion = false
 }
 
 /**
@@ -201,7 +205,7 @@ export function createJournal(capacity: number) {
       slot.source = undefined
       slot.headBytes = undefined
       slot.texts = undefined
-      slot.inRegion = undefined
+      slot.inRegion = false
     }
     return slot.entry
   }
@@ -240,17 +244,35 @@ export function createJournal(capacity: number) {
     capacity,
     /** Keeps an entry (or its builder, with what it needs: see `Kept`) and returns its id. */
     record(source: EntrySource, kept: Kept = {}): number | undefined {
+      return this.recordReusing(() => source, kept)
+    },
+    /**
+     * `record`, handing `make` the builder the slot held before if its entry was never built: no
+     * one else has it, so it may be filled again rather than a new one made.
+     */
+    recordReusing(
+      make: (previous: EntrySource | undefined) => EntrySource,
+      kept: Kept = {}
+    ): number | undefined {
       if (capacity === 0) return undefined
       const id = nextId++
-      const slot: Slot = { id, source, at: next }
-      if (kept.key !== undefined) slot.key = kept.key
-      if (kept.keyText !== undefined) slot.keyText = kept.keyText
-      if (kept.longAnswer !== undefined) slot.headBytes = regions.writeHead(next, kept.longAnswer)
+      let slot = slots[next]
+      const previous = slot && !slot.entry ? slot.source : undefined
+      if (!slot) slots[next] = slot = new Slot()
+      slot.id = id
+      slot.source = make(previous)
+      slot.entry = undefined
+      slot.key = kept.key
+      slot.keyText = kept.keyText
+      slot.at = next
+      slot.headBytes =
+        kept.longAnswer !== undefined ? regions.writeHead(next, kept.longAnswer) : undefined
+      slot.texts = undefined
+      slot.inRegion = false
       if (kept.texts) {
         if (regions.writeTexts(next, kept.texts)) slot.inRegion = true
         else slot.texts = kept.texts
       }
-      slots[next] = slot
       next = (next + 1) % capacity
       total++
       return id

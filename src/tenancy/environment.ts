@@ -118,7 +118,18 @@ export function assembleEnvironment(
   const workflows = createWorkflowStore(data.workflows)
   const groups = createNotificationGroupStore(data.notificationGroups)
   const own = offsetClock(clock)
-  const now = () => own.now().toISOString()
+  // One text per millisecond: formatting a date is most of a clock read, and the records made
+  // within the same millisecond share the string.
+  let lastMs = Number.NaN
+  let lastText = ''
+  const now = () => {
+    const ms = own.now().getTime()
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastText = new Date(ms).toISOString()
+    }
+    return lastText
+  }
   // Upstream's blueprint path: a group of that name, created (without a parent) when missing.
   function groupNamed(store: NotificationGroupStore, name: string): string {
     const found = store.list().find((g) => g.name === name)

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { badRequest, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json, jsonAnswer } from '../../http/respond.js'
+import { json, jsonAnswer, queryText } from '../../http/respond.js'
 import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Message } from './messages.store.js'
 import type { MessagesRules } from './messages.generations.js'
@@ -60,8 +60,10 @@ export const messageRoutes = [
       // shows each subscriber as it is now): see answer-cache.ts.
       const answer = cachedAnswer(
         env.messages,
+        'GET /v1/messages',
         `${env.messages.version()}:${env.subscribers.version()}`,
-        JSON.stringify([page, limit, channel, subscriberId, transactionIds]),
+        // The query's text: the page, the limit and the filters are all made from it.
+        queryText(c),
         () => {
           const matching = env.messages.list({ channel, subscriberId, transactionIds })
           const size = Math.abs(Math.trunc(limit))

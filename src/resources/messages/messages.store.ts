@@ -63,6 +63,17 @@ export interface MessageQuery {
   limit: number
 }
 
+/**
+ * A new array of the exact length: one pushed to (or spread into) grows to hold seventeen, and a
+ * transaction holds one message per step and subscriber, two often, for as long as it is kept.
+ */
+function appended<T>(list: readonly T[], item: T): T[] {
+  const out = new Array<T>(list.length + 1)
+  for (let i = 0; i < list.length; i++) out[i] = list[i] as T
+  out[list.length] = item
+  return out
+}
+
 /** Messages in the order lists read them backwards: by `createdAt`, then by insertion. */
 class Ordered {
   readonly items: Message[] = []
@@ -175,8 +186,7 @@ export function createMessageStore(
     version++
     byId.set(message._id, message)
     const same = byTransaction.get(message.transactionId)
-    if (same) same.push(message)
-    else byTransaction.set(message.transactionId, [message])
+    byTransaction.set(message.transactionId, same ? appended(same, message) : [message])
     if (!message.deleted) index(message)
   }
   initial.forEach(add)

@@ -115,8 +115,11 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     byId.set(notification._id, notification)
     order.push(notification)
     const same = byTransaction.get(notification.transactionId)
-    if (same) same.push(notification)
-    else byTransaction.set(notification.transactionId, [notification])
+    // A new array of the exact length: one pushed to grows room for seventeen.
+    byTransaction.set(
+      notification.transactionId,
+      same ? same.concat([notification]) : [notification]
+    )
     for (const job of notification.jobs) {
       jobsById.set(job._id, { job, notification })
       if (job.status === 'delayed') schedule(job)

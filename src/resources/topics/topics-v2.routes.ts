@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { badRequest, httpError } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json, jsonAnswer } from '../../http/respond.js'
+import { json, jsonAnswer, queryText } from '../../http/respond.js'
 import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { newTopic } from './memberships.js'
@@ -60,14 +60,10 @@ export const topicV2Routes = [
       // The page is built once per version of the store (see answer-cache.ts).
       const answer = cachedAnswer(
         env.topics,
+        'GET /v2/topics',
         env.topics.version(),
-        JSON.stringify([
-          'v2',
-          limit,
-          request && { ...request, after: request.after?._id, before: request.before?._id },
-          key,
-          name,
-        ]),
+        // The query's text: the limit, the cursor and the filters are all made from it.
+        queryText(c),
         () => {
           const page = request ? env.topics.page({ ...request, key, name }) : emptyPage<Topic>()
           return JSON.stringify({ ...page, data: page.data.map(topicDto) })

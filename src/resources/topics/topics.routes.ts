@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { badRequest, httpError, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
-import { json, jsonAnswer, jsonText } from '../../http/respond.js'
+import { json, jsonAnswer, jsonText, queryText } from '../../http/respond.js'
 import { cachedAnswer } from '../../http/answer-cache.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
@@ -75,8 +75,10 @@ export const topicRoutes = [
       // The page is built once per version of the store (see answer-cache.ts).
       const answer = cachedAnswer(
         env.topics,
+        'GET /v1/topics',
         env.topics.version(),
-        JSON.stringify(['v1', page, pageSize, key, name]),
+        // The query's text: the page, the size and the filters are all made from it.
+        queryText(c),
         () => {
           const { data, totalCount } = env.topics.list({ page, pageSize, key, name })
           // The bytes JSON.stringify({ page, totalCount, pageSize, data }) gives, from each

@@ -70,6 +70,40 @@ function renderStep(env: Environment, workflow: Workflow, step: WorkflowStep, in
 const updatedBy = (workflow: Workflow) =>
   typeof workflow._updatedBy === 'string' ? { _id: workflow._updatedBy } : undefined
 
+/**
+ * The fields of renderWorkflowV2's answer that a status change alone moves, made as it makes
+ * them: the workflows store keeps the rest of the answer as a template (renderedWithSlots).
+ */
+export const V2_STATUS_FIELDS = {
+  active: (workflow: Workflow) => workflow.active,
+  updatedAt: (workflow: Workflow) => workflow.updatedAt || '',
+  status: (workflow: Workflow) => (workflow.status as string | undefined) || 'ACTIVE',
+}
+
+/**
+ * Whether renderWorkflowV2 reads nothing but the workflow (and the environment's constants):
+ * no slug that draws from the generator (a name that slugs to nothing), no payload example
+ * with the time in it. Only then may its answer be kept.
+ */
+export function v2AnswerKeepable(env: Environment, workflow: Workflow): boolean {
+  let drew = false
+  const noDraw = () => {
+    drew = true
+    return 0
+  }
+  const names = [
+    workflow.name || '',
+    ...workflow.steps.map(
+      (step) => (step.name as string | undefined) || 'MISSING STEP NAME - PLEASE UPDATE IMMEDIATELY'
+    ),
+  ]
+  for (const name of names) env.generation.identifiers.slug(name, noDraw)
+  if (drew) return false
+  const example = (now: string) =>
+    JSON.stringify(payloadExample(workflow.payloadSchema, workflow.origin, now))
+  return example('2000-01-01T00:00:00.000Z') === example('2001-01-01T00:00:00.000Z')
+}
+
 /** A WorkflowResponseDto (create, get, patch, put): the whole workflow with its steps' data. */
 export function renderWorkflowV2(env: Environment, workflow: Workflow): Obj {
   const name = workflow.name || ''

@@ -1,10 +1,15 @@
 import { defineRoute, type AnyRoute } from '../../http/route.js'
-import { json } from '../../http/respond.js'
+import { json, jsonText } from '../../http/respond.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Workflow } from '../workflows/workflows.types.js'
 import type { Obj } from './class-validation.js'
-import { renderWorkflowListItemV2, renderWorkflowV2 } from './workflows-v2.render.js'
+import {
+  renderWorkflowListItemV2,
+  renderWorkflowV2,
+  V2_STATUS_FIELDS,
+  v2AnswerKeepable,
+} from './workflows-v2.render.js'
 import {
   CreateWorkflowV2BodySchema,
   GetWorkflowV2QuerySchema,
@@ -30,6 +35,20 @@ const refusal = { apiKeyRefusal: (g: Generation) => g.workflows.v2.apiKeyRefusal
 const wrapped = (env: Environment, workflow: Workflow) => ({
   data: renderWorkflowV2(env, workflow),
 })
+
+/**
+ * `{data: renderWorkflowV2(workflow)}` as JSON, from the workflow's answer kept with its status
+ * fields as slots (a patch of `active` then costs a fill, not a render of every step's
+ * variables): see the workflows store's renderedWithSlots.
+ */
+const answerV2 = (env: Environment, workflow: Workflow) =>
+  `{"data":${env.workflows.renderedWithSlots(
+    workflow,
+    'v2',
+    (w) => renderWorkflowV2(env, w),
+    V2_STATUS_FIELDS,
+    (w) => v2AnswerKeepable(env, w)
+  )}}`
 
 /** MongoDB's order for one sort key: absent and null first, then numbers, strings, booleans. */
 function sortValue(value: unknown): [number, string | number] {
@@ -141,7 +160,7 @@ export const workflowV2Routes: AnyRoute[] = [
     },
     handler(c, { env, params, query }) {
       checkEnvironmentScope(env, (query as Obj).environmentId)
-      return json(c, 200, wrapped(env, findWorkflow(env, params.workflowId)))
+      return jsonText(c, 200, answerV2(env, findWorkflow(env, params.workflowId)))
     },
   }),
   defineRoute({
@@ -175,7 +194,7 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params, body }) {
-      return json(c, 200, wrapped(env, patchWorkflowV2(env, params.workflowId, body as Obj)))
+      return jsonText(c, 200, answerV2(env, patchWorkflowV2(env, params.workflowId, body as Obj)))
     },
   }),
   defineRoute({

@@ -524,7 +524,13 @@ export function patchWorkflowV2(env: Environment, pathValue: string, dto: Obj): 
   }
   changes.status = computeWorkflowStatus((transient.active as boolean | undefined) ?? false, steps)
   changes.updatedAt = env.now()
-  checkDepth({ ...existing, ...changes })
+  // The stored workflow passed the check; only a new schema, steps or tags can nest deeper.
+  if (
+    changes.payloadSchema !== undefined ||
+    changes.steps !== undefined ||
+    changes.tags !== undefined
+  )
+    checkDepth({ ...existing, ...changes })
   return env.workflows.update(existing, changes)
 }
 

@@ -74,6 +74,8 @@ export function fill(template: Template, values: readonly SlotValue[]): string {
 // random nonce, which JSON.stringify escapes into a token no other value can produce.
 const NONCE = randomBytes(8).toString('hex')
 const marker = (index: number) => `\u0001${NONCE}${index}\u0001`
+/** The marker of slot `index`, to put in a document whose JSON becomes a template. */
+export const slotMarker = marker
 
 /**
  * The document of a template with a marker in each slot: what a render of it gives, serialised,

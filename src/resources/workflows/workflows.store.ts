@@ -6,6 +6,7 @@ import {
   markSlots,
   markedDocument,
   partialFill,
+  slotMarker,
   templateOf,
   type SlotValue,
   type Slotted,
@@ -21,6 +22,8 @@ interface Stored {
   readonly _id: string
   readonly identifier: string | undefined
   deleted: boolean
+  /** Moves with every change but a status change's (see `renderedWithSlots`). */
+  version?: number
   object?: Workflow
   shape?: Shape
   values?: SlotValue[]
@@ -85,6 +88,15 @@ function renderTemplate(shape: Shape, key: string, make: () => Template): Templa
 }
 /** The shapes that have render templates, to drop them all at once. */
 const cachedShapes = new Set<Shape>()
+
+/**
+ * One workflow's renders with their changing top-level fields as slots, for the workflows
+ * rendered lately: by the version of the rest of the workflow, which they hold while it lasts.
+ */
+const slotted = new Map<Stored, Map<string, { version: number; template: Template }>>()
+const SLOTTED_WORKFLOWS = 256
+/** Fields a status change writes; a change to any other moves the workflow's version. */
+const STATUS_FIELDS = new Set(['active', 'draft', 'status', 'updatedAt'])
 
 /**
  * Renders of one workflow with all but its in-place fields filled (a status toggle then fills
@@ -270,8 +282,54 @@ export function createWorkflowStore(initial: Workflow[]) {
     update(workflow: Workflow, changes: Partial<Workflow>) {
       const { triggers: _kept, ...rest } = changes
       Object.assign(workflow, rest)
+      const stored = byId.get(workflow._id)
+      if (stored && Object.keys(rest).some((field) => !STATUS_FIELDS.has(field)))
+        stored.version = (stored.version ?? 0) + 1
       changed(workflow)
       return workflow
+    },
+    /**
+     * The JSON text of `render(workflow)` (an object), whose top-level `fields` are made from what
+     * a status change writes alone (active, draft, status, updatedAt; `fields` gives each from
+     * the workflow): the render is made once per version of the rest of the workflow, with those
+     * fields as slots, then filled. `cacheable` says whether the render may be kept at all (it
+     * reads nothing that changes but the workflow, and draws nothing from the generator).
+     */
+    renderedWithSlots(
+      workflow: Workflow,
+      key: string,
+      render: (workflow: Workflow) => Record<string, unknown>,
+      fields: Record<string, (workflow: Workflow) => SlotValue>,
+      cacheable: (workflow: Workflow) => boolean
+    ): string {
+      const stored = byId.get(workflow._id)
+      const names = Object.keys(fields)
+      const values = names.map((name) => (fields[name] as (w: Workflow) => SlotValue)(workflow))
+      // A field the answer leaves out (undefined) has no text to fill in: no template then.
+      if (values.includes(undefined as unknown as SlotValue))
+        return JSON.stringify(render(workflow))
+      const version = stored?.version ?? 0
+      const ofThis = stored && slotted.get(stored)
+      const found = ofThis?.get(key)
+      if (ofThis && found && found.version === version) {
+        slotted.delete(stored as Stored)
+        slotted.set(stored as Stored, ofThis)
+        return fill(found.template, values)
+      }
+      const out = render(workflow)
+      if (!stored || !cacheable(workflow)) return JSON.stringify(out)
+      const marked = { ...out }
+      names.forEach((name, i) => (marked[name] = slotMarker(i)))
+      const template = templateOf(marked, { plainSlots: new Set() })
+      if (template.slots.length !== names.length || template.size > CACHED_SHAPE_SIZE * 4)
+        return JSON.stringify(out)
+      let ofStored = slotted.get(stored)
+      if (!ofStored) {
+        slotted.set(stored, (ofStored = new Map()))
+        if (slotted.size > SLOTTED_WORKFLOWS) slotted.delete(slotted.keys().next().value as Stored)
+      }
+      ofStored.set(key, { version, template })
+      return fill(template, values)
     },
     /** A soft delete (mongoose-delete): reads skip it and its identifier is free again. */
     remove(workflow: Workflow, at: string) {
@@ -279,6 +337,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       if (stored) {
         countIdentifier(stored, -1)
         stored.deleted = true
+        stored.version = (stored.version ?? 0) + 1
       }
       workflow.deleted = true
       workflow.deletedAt = at
