@@ -133,16 +133,31 @@ export function ownedDocument(
 
 export const MAX_DOCUMENT_DEPTH = 100
 
-/** How deeply a JSON value nests, counted without recursion and no further than `limit + 1`. */
+/**
+ * How deeply a JSON value nests, counted without recursion and no further than `limit + 1`.
+ * Only objects and arrays go on the stack (leaves add no depth), each beside its depth in a
+ * second array: a pair per node would be garbage for every member of every document written.
+ */
 export function nestingDepth(value: unknown, limit: number): number {
-  let deepest = 0
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length) {
-    const [node, depth] = stack.pop() as [unknown, number]
-    if (node === null || typeof node !== 'object') continue
-    if (depth + 1 > deepest) deepest = depth + 1
-    if (deepest > limit) return deepest
-    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  if (value === null || typeof value !== 'object') return 0
+  if (limit < 1) return 1
+  let deepest = 1
+  const nodes: object[] = [value]
+  const depths: number[] = [1]
+  while (nodes.length) {
+    const node = nodes.pop() as object
+    const childDepth = (depths.pop() as number) + 1
+    const children: unknown[] = Array.isArray(node) ? node : Object.values(node)
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]
+      if (child === null || typeof child !== 'object') continue
+      if (childDepth > deepest) {
+        deepest = childDepth
+        if (deepest > limit) return deepest
+      }
+      nodes.push(child)
+      depths.push(childDepth)
+    }
   }
   return deepest
 }

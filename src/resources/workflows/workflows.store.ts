@@ -206,7 +206,7 @@ export function createWorkflowStore(initial: Workflow[]) {
 
   /**
    * A new workflow: kept as the object it is, or (`compact`) as a template and values, the
-   * object staying the hot copy. A template pays when workflows share it (create-replay.ts).
+   * object staying the hot copy. A template pays when workflows share it (repeated-bodies.ts).
    */
   function add(workflow: Workflow, { compact: asTemplate = false } = {}) {
     const stored = insert(storedOf(workflow))
@@ -230,20 +230,6 @@ export function createWorkflowStore(initial: Workflow[]) {
 
   return {
     add,
-    /**
-     * A workflow created from a template made for an earlier, equal create (create-replay.ts):
-     * no document is built; `values` fill the shape's slots.
-     */
-    addFromShape(shape: Shape, values: SlotValue[], _id: string, identifier: string | undefined) {
-      return insert({ _id, identifier, deleted: false, shape, values })._id
-    },
-    /** The shape and values a workflow is kept as, if it is kept that way. */
-    shapeOf(id: string): { shape: Shape; values: readonly SlotValue[] } | undefined {
-      const stored = byId.get(id)
-      return stored?.shape && stored.values
-        ? { shape: stored.shape, values: stored.values }
-        : undefined
-    },
     all: (): Workflow[] => [...byId.values()].map((stored) => hydrate(stored, false)),
     /** A live (not deleted) workflow, as every read upstream excludes soft-deleted ones. */
     get(id: string) {
