@@ -158,6 +158,16 @@ test('sends the admin token as a Bearer token on admin steps', async () => {
   )
 })
 
+test('sends an admin token beyond latin1 as the admin client does', async () => {
+  const mock = await startTestMock({ adminToken: 'clé-秘密-🔑' })
+  const script = parseReplayScript({
+    name: 'admin',
+    steps: [{ admin: { reset: { apiKey: 'k' } } }],
+  })
+  const report = await runReplay(script, { target: mock.url, adminToken: 'clé-秘密-🔑' })
+  expect(report.steps[0]).toMatchObject({ ok: true, status: 200 })
+})
+
 test("lets a step's own Authorization header win over the API key, or drop it with null", async () => {
   const mock = await startTestMock()
   const script = parseReplayScript({

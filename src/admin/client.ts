@@ -3,6 +3,12 @@ import type { RuleView } from '../chaos/rules.js'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
+/**
+ * `Bearer <token>` with the token as its UTF-8 bytes, one character each: fetch refuses
+ * characters beyond latin1 in a header, and the mock compares the token as UTF-8 bytes.
+ */
+export const bearer = (token: string) => `Bearer ${String.fromCharCode(...utf8(token))}`
+
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 
 export interface AdminClientOptions {
@@ -63,9 +69,7 @@ export function createAdminClient(options: AdminClientOptions) {
   const send = options.fetch ?? ((input, init) => fetch(input, init))
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {}
-    // As its UTF-8 bytes, one character each: fetch refuses characters beyond latin1 in headers.
-    if (options.token)
-      headers.authorization = `Bearer ${String.fromCharCode(...utf8(options.token))}`
+    if (options.token) headers.authorization = bearer(options.token)
     if (body !== undefined) headers['content-type'] = 'application/json'
     const res = await send(`${options.baseUrl}/__admin${path}`, {
       method,

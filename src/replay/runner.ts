@@ -1,3 +1,4 @@
+import { bearer } from '../admin/client.js'
 import { adminActionName, adminCall, adminErrorText } from './admin.js'
 import { send, type ReceivedResponse, type SendOptions } from './http.js'
 import { readCapture } from './json-path.js'
@@ -140,7 +141,7 @@ async function runAdminStep(
       `not sent: ${left} is not defined (give --api-key, or the script's apiKey)`,
     ])
   const headers = new Headers()
-  if (context.adminToken) headers.set('authorization', `Bearer ${context.adminToken}`)
+  if (context.adminToken) headers.set('authorization', bearer(context.adminToken))
   const body = call.body
   const sent = await send({ ...call, headers, body }, context)
   if ('error' in sent) return finish(full, 0, sent.durationMs, [sent.error])
