@@ -59,50 +59,73 @@ const node = (property: string, value: unknown): ValidationNode => ({
 const isEmptyNode = (n: ValidationNode): boolean =>
   n.constraints.size === 0 && n.children.every(isEmptyNode)
 
-/** Every failing property of an object, as class-validator's `validateSync` reports them. */
+/**
+ * Every failing property of an object, as class-validator's `validateSync` reports them. A
+ * node is made only for a property that fails: most pass, and each node is a Map and an array.
+ */
 export function validateObject(object: Obj, rules: ClassRules): ValidationNode[] {
   const out: ValidationNode[] = []
   for (const rule of rules) {
-    const value = object[rule.property]
-    const error = node(rule.property, value)
-    validateProperty(value, rule, error)
-    if (!isEmptyNode(error)) out.push(error)
+    const error = validateProperty(object[rule.property], rule)
+    if (error && !isEmptyNode(error)) out.push(error)
   }
   return out
 }
 
-function validateProperty(value: unknown, rule: PropertyRules, error: ValidationNode) {
-  if (rule.optional && (value === null || value === undefined)) return
-  if (rule.when && !rule.when(value)) return
+/** The property's node, if anything failed. */
+function validateProperty(value: unknown, rule: PropertyRules): ValidationNode | undefined {
+  if (rule.optional && (value === null || value === undefined)) return undefined
+  if (rule.when && !rule.when(value)) return undefined
+  let error: ValidationNode | undefined
   if (rule.defined && (value === null || value === undefined))
-    error.constraints.set('isDefined', `${rule.property} should not be null or undefined`)
+    (error ??= node(rule.property, value)).constraints.set(
+      'isDefined',
+      `${rule.property} should not be null or undefined`
+    )
   for (const check of rule.checks ?? []) {
     const passes =
       check.each && Array.isArray(value)
         ? value.every((item) => check.test(item))
         : check.test(value)
-    if (!passes) error.constraints.set(check.name, check.message(rule.property, value))
+    if (!passes)
+      (error ??= node(rule.property, value)).constraints.set(
+        check.name,
+        check.message(rule.property, value)
+      )
   }
-  if (rule.nested && value !== undefined) validateNested(value, rule, error)
+  if (rule.nested && value !== undefined) error = validateNested(value, rule, error)
+  return error
 }
 
-/** Array items become children named by index; a non-object names the declared property. */
-function validateNested(value: unknown, rule: PropertyRules, error: ValidationNode) {
+/**
+ * Array items become children named by index; a non-object names the declared property. Gives
+ * the property's node (`error`, or one made for a failure here), if anything failed.
+ */
+function validateNested(
+  value: unknown,
+  rule: PropertyRules,
+  error: ValidationNode | undefined
+): ValidationNode | undefined {
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
-      const child = node(String(index), item)
-      validateNested(item, rule, child)
-      if (!isEmptyNode(child)) error.children.push(child)
+      const child = validateNested(item, rule, undefined)
+      if (child && !isEmptyNode(child)) {
+        child.property = String(index)
+        child.value = item
+        ;(error ??= node(rule.property, value)).children.push(child)
+      }
     })
-    return
+    return error
   }
   if (value !== null && (typeof value === 'object' || typeof value === 'function')) {
     const rules = rule.nested?.(value as Obj)
-    if (rules) error.children.push(...validateObject(value as Obj, rules))
-    return
+    const failing = rules ? validateObject(value as Obj, rules) : []
+    if (failing.length) (error ??= node(rule.property, value)).children.push(...failing)
+    return error
   }
   const message = `${eachPrefix(rule.nestedEach)}nested property ${rule.property} must be either object or array`
-  error.constraints.set('nestedValidation', message)
+  ;(error ??= node(rule.property, value)).constraints.set('nestedValidation', message)
+  return error
 }
 
 /**

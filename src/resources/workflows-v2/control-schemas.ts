@@ -319,7 +319,7 @@ export interface ControlSchemas {
   uiSchema?: Schema
 }
 
-/** A step type's schemas, each a fresh copy (they end up in stored documents). */
+/** A step type's schemas, each a fresh copy (stored steps hold `sharedControlSchemas`' ones). */
 export function controlSchemasFor(stepType: string): ControlSchemas {
   const data = Object.hasOwn(DATA_SCHEMAS, stepType) ? DATA_SCHEMAS[stepType] : undefined
   const uiSchema = Object.hasOwn(UI_SCHEMAS, stepType) ? UI_SCHEMAS[stepType] : undefined
@@ -327,4 +327,51 @@ export function controlSchemasFor(stepType: string): ControlSchemas {
     schema: data ? data() : permissive(),
     ...(uiSchema ? { uiSchema: uiSchema() } : {}),
   }
+}
+
+/** Freezes a value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const member of Object.values(value)) deepFreeze(member)
+  }
+  return value
+}
+
+/**
+ * A known step type's schemas as a dashboard step stores them: one frozen pair per type, shared
+ * by every step of that type. A write replaces a step's controls, never changes them, and a
+ * copy per step is a few hundred objects that the heap keeps as long as the workflow. Its text
+ * is made once too: an answer copies it (see `sharedControlTexts`).
+ */
+const sharedSchemas = new Map<string, { schemas: ControlSchemas; texts: ControlSchemaTexts }>()
+
+/** The type's schemas: frozen and shared for a known type, else (a v1 step's) a fresh copy. */
+export function sharedControlSchemas(stepType: string): ControlSchemas {
+  if (!Object.hasOwn(DATA_SCHEMAS, stepType)) return controlSchemasFor(stepType)
+  let found = sharedSchemas.get(stepType)
+  if (!found) {
+    const schemas = deepFreeze(controlSchemasFor(stepType))
+    const texts = {
+      schema: JSON.stringify(schemas.schema),
+      ...(schemas.uiSchema ? { uiSchema: JSON.stringify(schemas.uiSchema) } : {}),
+    }
+    sharedSchemas.set(stepType, (found = { schemas, texts }))
+  }
+  return found.schemas
+}
+
+/** A step type's schemas as JSON text. */
+export interface ControlSchemaTexts {
+  schema: string
+  uiSchema?: string
+}
+
+/** The JSON text of `controls` when they are their type's shared ones (not a copy). */
+export function sharedControlTexts(
+  stepType: string,
+  controls: unknown
+): ControlSchemaTexts | undefined {
+  const found = sharedSchemas.get(stepType)
+  return found && found.schemas === controls ? found.texts : undefined
 }

@@ -12,6 +12,7 @@ const PREFIXES = ['wf_', 'st_', 'env_', 'lt_', 'stp_'] as const
 
 /** base-x over the id's bytes: each leading zero byte is a leading '0'. */
 export function encodeBase62(hex: string): string {
+  if (isInternalId(hex)) return encodeObjectId(hex)
   const bytes = hex.match(/../g) ?? []
   let zeroes = 0
   while (zeroes < bytes.length && bytes[zeroes] === '00') zeroes++
@@ -20,6 +21,37 @@ export function encodeBase62(hex: string): string {
   while (value > 0n) {
     out = ALPHABET[Number(value % BASE)] + out
     value /= BASE
+  }
+  return '0'.repeat(zeroes) + out
+}
+
+/**
+ * encodeBase62 for a 12-byte id, without BigInt (every answer encodes one per step): the id as
+ * three 32-bit limbs, divided by 62 limb by limb (a remainder times 2^32 plus a limb stays
+ * below 2^53, exact in a double).
+ */
+function encodeObjectId(hex: string): string {
+  const limbs = [
+    Number.parseInt(hex.slice(0, 8), 16),
+    Number.parseInt(hex.slice(8, 16), 16),
+    Number.parseInt(hex.slice(16, 24), 16),
+  ]
+  let zeroes = 0
+  while (
+    zeroes < 12 &&
+    hex.charCodeAt(zeroes * 2) === 0x30 &&
+    hex.charCodeAt(zeroes * 2 + 1) === 0x30
+  )
+    zeroes++
+  let out = ''
+  while (limbs[0] || limbs[1] || limbs[2]) {
+    let remainder = 0
+    for (let i = 0; i < 3; i++) {
+      const current = remainder * 0x100000000 + (limbs[i] as number)
+      limbs[i] = Math.floor(current / 62)
+      remainder = current % 62
+    }
+    out = ALPHABET[remainder] + out
   }
   return '0'.repeat(zeroes) + out
 }

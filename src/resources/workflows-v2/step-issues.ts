@@ -7,7 +7,7 @@
  */
 import { isObj, type Obj } from './class-validation.js'
 import { schemaErrors, type JsonSchema, type SchemaError } from './json-schema-check.js'
-import { isPropertyAllowed } from './variables.js'
+import { faithfulKey, isPropertyAllowed } from './variables.js'
 
 export interface RuntimeIssue {
   message: string
@@ -294,9 +294,24 @@ const LOCAL_VARIABLE = /\{%-?\s*(?:for|tablerow)\s+(\w+)\s+in\s|\{%-?\s*(?:assig
 const OUTPUT = /\{\{-?([\s\S]*?)-?\}\}/g
 const SIMPLE_PATH = /^[a-zA-Z_][\w-]*(?:\.[\w-]+|\[\d+\])*$/
 
+/**
+ * Whether JSON text can be an object: its first character past JSON's whitespace is `{`. Any
+ * other text parses to no object or throws, and most control values are plain text, whose
+ * parse would throw (an exception costs far more than this look).
+ */
+function startsAnObject(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    // JSON's whitespace: space, tab, line feed, carriage return.
+    if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) continue
+    return code === 0x7b
+  }
+  return false
+}
+
 /** A stringified Maily (TipTap) document: `{"type":"doc","content":[…]}`. */
 export function isMailyDocument(text: unknown): boolean {
-  if (typeof text !== 'string') return false
+  if (typeof text !== 'string' || !startsAnObject(text)) return false
   try {
     const parsed = JSON.parse(text) as unknown
     return isObj(parsed) && parsed.type === 'doc' && Array.isArray(parsed.content)
@@ -310,17 +325,23 @@ interface InvalidVariable {
   message: string
 }
 
+const LOOP = /\{%-?\s*(?:for|tablerow)\s/
+
 function invalidVariables(text: string, variables: Obj): InvalidVariable[] {
+  // Most control values are text with no output at all.
+  if (!text.includes('{{')) return []
   const outputs = [...text.matchAll(OUTPUT)]
   // An empty output fails the whole template's parse, reported once as {{}}.
   if (outputs.some((m) => (m[1] ?? '').trim() === ''))
     return [{ name: '{{}}', message: 'invalid value expression: "",' }]
   const locals = new Set<string>()
-  for (const m of text.matchAll(LOCAL_VARIABLE)) {
-    const local = m[1] ?? m[2]
-    if (local) locals.add(local)
+  if (text.includes('{%')) {
+    for (const m of text.matchAll(LOCAL_VARIABLE)) {
+      const local = m[1] ?? m[2]
+      if (local) locals.add(local)
+    }
+    if (LOOP.test(text)) locals.add('forloop')
   }
-  if ([...text.matchAll(/\{%-?\s*(?:for|tablerow)\s/g)].length) locals.add('forloop')
   const seen = new Set<string>()
   const out: InvalidVariable[] = []
   const add = (variable: InvalidVariable) => {
@@ -431,4 +452,32 @@ export function computeWorkflowStatus(
 ): string {
   if (!active) return 'INACTIVE'
   return steps.some((step) => hasControlIssues(step.issues)) ? 'ERROR' : 'ACTIVE'
+}
+
+/**
+ * Issues by the step's type and values, for each shared variable schema (the workflow's earlier
+ * steps and payload schema): the same step written again (test suites write the same workflows
+ * over and over) is not checked again. Kept as JSON text, parsed for each step that takes them,
+ * as a stored step owns its issues.
+ */
+const KEPT_ISSUES = 64
+const MAX_VALUES_LENGTH = 16 * 1024
+const keptIssues = new WeakMap<Obj, Map<string, string>>()
+
+/**
+ * buildStepIssues for a step checked against its type's own control schema (`controlSchemasFor`)
+ * and a variable schema that is never changed (`sharedVariableSchema`).
+ */
+export function typeStepIssues(input: StepIssueInput): StepIssues {
+  const values = JSON.stringify(input.values ?? 0)
+  if (values.length > MAX_VALUES_LENGTH || !faithfulKey(values)) return buildStepIssues(input)
+  const key = `${input.stepType}:${input.dashboard}:${values}`
+  let kept = keptIssues.get(input.variables)
+  const found = kept?.get(key)
+  if (found !== undefined) return found === '{}' ? {} : (JSON.parse(found) as StepIssues)
+  const issues = buildStepIssues(input)
+  if (!kept) keptIssues.set(input.variables, (kept = new Map()))
+  if (kept.size >= KEPT_ISSUES) kept.delete(kept.keys().next().value as string)
+  kept.set(key, JSON.stringify(issues))
+  return issues
 }

@@ -215,11 +215,15 @@ export function buildVariableSchema(input: VariableSchemaInput): Obj {
 /** Whether a dotted variable path exists in a variable schema (upstream's `isPropertyAllowed`). */
 export function isPropertyAllowed(schema: Obj | undefined, propertyPath: string): boolean {
   if (!schema) return true
-  let current: Obj = { ...schema }
-  const parts = propertyPath.split('.').flatMap((part) => {
-    const match = part.match(/^(.+?)\[(\d+)\]$/)
-    return match ? [match[1] as string, match[2] as string] : [part]
-  })
+  let current: Obj = schema
+  const dotted = propertyPath.split('.')
+  // Only a path with an index (`items[0]`) has parts to split further.
+  const parts = !propertyPath.includes('[')
+    ? dotted
+    : dotted.flatMap((part) => {
+        const match = part.match(/^(.+?)\[(\d+)\]$/)
+        return match ? [match[1] as string, match[2] as string] : [part]
+      })
   for (const part of parts) {
     if (!isObj(current)) return false
     const { properties, additionalProperties, type } = current
@@ -248,4 +252,49 @@ export function isPropertyAllowed(schema: Obj | undefined, propertyPath: string)
     return false
   }
   return true
+}
+
+/** A variable schema and its JSON text, kept for every step that has the same inputs. */
+export interface SharedVariableSchema {
+  /** Read-only: the same object answers every step with these inputs. */
+  readonly schema: Obj
+  readonly text: string
+}
+
+/**
+ * Variable schemas by their inputs' JSON. Every step of every write builds one (for its issues)
+ * and every answer one per step again, though few workflows differ in what the schema reads:
+ * the earlier steps' ids and types, the payload schema, the environment. The last few are kept,
+ * each parsed from its text, so that it shares nothing with the request it was built for.
+ */
+const KEPT_SCHEMAS = 64
+const MAX_KEY_LENGTH = 16 * 1024
+
+/**
+ * Whether values whose JSON is `key` are all the objects parsed from it would be: JSON writes
+ * null for NaN and Infinity too (truthy where a schema is looked up), and a `__proto__` member
+ * set on a built object is its prototype, which JSON leaves out. Keys with either are not kept.
+ */
+export const faithfulKey = (key: string) => !key.includes('null') && !key.includes('__proto__')
+
+const keptSchemas = new Map<string, SharedVariableSchema>()
+
+export function sharedVariableSchema(input: VariableSchemaInput): SharedVariableSchema {
+  // What buildVariableSchema reads; a missing stepId, type or schema reads as 0 does.
+  const key = JSON.stringify([
+    input.environmentName,
+    input.environmentType,
+    input.payloadSchema ?? 0,
+    input.previousSteps.map((s) => [s.stepId ?? 0, s.type ?? 0, s.responseBodySchema ?? 0]),
+  ])
+  const found = keptSchemas.get(key)
+  if (found) return found
+  const schema = buildVariableSchema(input)
+  const text = JSON.stringify(schema)
+  if (key.length > MAX_KEY_LENGTH || !faithfulKey(key)) return { schema, text }
+  const shared = { schema: JSON.parse(text) as Obj, text }
+  if (keptSchemas.size >= KEPT_SCHEMAS)
+    keptSchemas.delete(keptSchemas.keys().next().value as string)
+  keptSchemas.set(key, shared)
+  return shared
 }

@@ -5,6 +5,8 @@
 import type { Environment } from '../../tenancy/environment.js'
 import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
 import { isObj, type Obj } from './class-validation.js'
+import { sharedControlTexts } from './control-schemas.js'
+import { holdingTexts, JsonText, stringifyWithTexts } from './json-text.js'
 import { payloadExample } from './payload-schema.js'
 import { buildSlug } from './slug-id.js'
 import {
@@ -13,6 +15,7 @@ import {
   storedPayloadSchema,
   variablesFor,
 } from './workflows-v2.usecases.js'
+import type { SharedVariableSchema, StepForVariables } from './variables.js'
 
 /** Old v1 workflows have neither; since 2025 a REGULAR (v1) one reads as novu-cloud-v1. */
 function computeOrigin(workflow: Workflow): string {
@@ -39,21 +42,66 @@ function preferencesOf(workflow: Workflow) {
   }
 }
 
+/**
+ * How a render writes the parts of its answer that many workflows share, the steps' control
+ * schemas and variable schemas: as objects (an answer kept as a template), or as JSON text made
+ * once (an answer sent once), in objects and arrays marked for stringifyWithTexts.
+ */
+interface AnswerParts {
+  controlSchemas(step: WorkflowStep, controls: Obj): { dataSchema: unknown; uiSchema: unknown }
+  variables(shared: SharedVariableSchema): unknown
+  holding<T extends object>(value: T): T
+}
+
+const AS_OBJECTS: AnswerParts = {
+  controlSchemas: (_step, controls) => ({
+    dataSchema: controls.schema,
+    uiSchema: controls.uiSchema,
+  }),
+  variables: (shared) => shared.schema,
+  holding: (value) => value,
+}
+
+/** For an answer sent once: a step's controls that are its type's shared ones as their text. */
+const AS_TEXTS: AnswerParts = {
+  controlSchemas(step, controls) {
+    const type = step.template?.type
+    const texts = typeof type === 'string' ? sharedControlTexts(type, controls) : undefined
+    if (!texts) return AS_OBJECTS.controlSchemas(step, controls)
+    return {
+      dataSchema: new JsonText(texts.schema),
+      uiSchema: texts.uiSchema === undefined ? undefined : new JsonText(texts.uiSchema),
+    }
+  },
+  variables: (shared) => new JsonText(shared.text),
+  holding: holdingTexts,
+}
+
 /** One step as BuildStepData answers it, issues left out when there are none. */
-function renderStep(env: Environment, workflow: Workflow, step: WorkflowStep, index: number) {
+function renderStep(
+  env: Environment,
+  workflow: Workflow,
+  step: WorkflowStep,
+  index: number,
+  context: { steps: StepForVariables[]; payloadSchema: unknown; parts: AnswerParts }
+) {
+  const { parts } = context
   const name = (step.name as string | undefined) || 'MISSING STEP NAME - PLEASE UPDATE IMMEDIATELY'
   const values = isObj(step.controlValues) ? step.controlValues : {}
   const controls = isObj(step.template?.controls) ? (step.template.controls as Obj) : {}
   const issues = isObj(step.issues) && Object.keys(step.issues).length ? step.issues : undefined
-  return {
-    controls: { dataSchema: controls.schema, uiSchema: controls.uiSchema, values },
+  const { dataSchema, uiSchema } = parts.controlSchemas(step, controls)
+  return parts.holding({
+    controls: parts.holding({ dataSchema, uiSchema, values }),
     controlValues: values,
     ...(isObj(step.providerOverrides) ? { providerOverrides: step.providerOverrides } : {}),
-    variables: variablesFor(env, {
-      steps: workflow.steps.map(forVariables),
-      stepIndex: index,
-      payloadSchema: storedPayloadSchema(workflow),
-    }),
+    variables: parts.variables(
+      variablesFor(env, {
+        steps: context.steps,
+        stepIndex: index,
+        payloadSchema: context.payloadSchema,
+      })
+    ),
     name,
     slug: buildSlug(name, 'st_', step._templateId, slugOf(env), env.rng),
     _id: step._templateId,
@@ -64,7 +112,7 @@ function renderStep(env: Environment, workflow: Workflow, step: WorkflowStep, in
     workflowDatabaseId: workflow._id,
     issues,
     stepResolverHash: step.template?.stepResolverHash,
-  }
+  })
 }
 
 const updatedBy = (workflow: Workflow) =>
@@ -105,9 +153,18 @@ export function v2AnswerKeepable(env: Environment, workflow: Workflow): boolean 
 }
 
 /** A WorkflowResponseDto (create, get, patch, put): the whole workflow with its steps' data. */
-export function renderWorkflowV2(env: Environment, workflow: Workflow): Obj {
+export function renderWorkflowV2(
+  env: Environment,
+  workflow: Workflow,
+  parts: AnswerParts = AS_OBJECTS
+): Obj {
   const name = workflow.name || ''
-  return {
+  const context = {
+    steps: workflow.steps.map(forVariables),
+    payloadSchema: storedPayloadSchema(workflow),
+    parts,
+  }
+  return parts.holding({
     _id: workflow._id,
     slug: buildSlug(name, 'wf_', workflow._id, slugOf(env), env.rng),
     workflowId: workflow.triggers[0]?.identifier,
@@ -115,7 +172,9 @@ export function renderWorkflowV2(env: Environment, workflow: Workflow): Obj {
     tags: workflow.tags,
     active: workflow.active,
     preferences: preferencesOf(workflow),
-    steps: workflow.steps.map((step, index) => renderStep(env, workflow, step, index)),
+    steps: parts.holding(
+      workflow.steps.map((step, index) => renderStep(env, workflow, step, index, context))
+    ),
     description: workflow.description,
     origin: computeOrigin(workflow),
     lastPublishedAt: workflow.lastPublishedAt,
@@ -132,8 +191,15 @@ export function renderWorkflowV2(env: Environment, workflow: Workflow): Obj {
     isTranslationEnabled: workflow.isTranslationEnabled || false,
     severity: (workflow.severity as string | undefined) || 'none',
     agent: workflow.agent ?? null,
-  }
+  })
 }
+
+/**
+ * renderWorkflowV2's answer as JSON, for an answer sent once (create, replace): the same text,
+ * with the steps' shared schemas copied from text made once instead of serialised again.
+ */
+export const renderWorkflowV2Text = (env: Environment, workflow: Workflow): string =>
+  stringifyWithTexts(renderWorkflowV2(env, workflow, AS_TEXTS)) as string
 
 /** A WorkflowListResponseDto: the workflow in brief, each step's slug, type and stored issues. */
 export function renderWorkflowListItemV2(env: Environment, workflow: Workflow): Obj {

@@ -7,6 +7,7 @@ import type { Obj } from './class-validation.js'
 import {
   renderWorkflowListItemV2,
   renderWorkflowV2,
+  renderWorkflowV2Text,
   V2_STATUS_FIELDS,
   v2AnswerKeepable,
 } from './workflows-v2.render.js'
@@ -32,9 +33,9 @@ import {
 const tags = ['Workflows (v2)']
 /** The 2024-10 server kept these routes for the dashboard: its guard refuses API keys first. */
 const refusal = { apiKeyRefusal: (g: Generation) => g.workflows.v2.apiKeyRefusal?.() }
-const wrapped = (env: Environment, workflow: Workflow) => ({
-  data: renderWorkflowV2(env, workflow),
-})
+/** `{data: renderWorkflowV2(workflow)}` as JSON, for an answer sent once (create, replace). */
+const written = (env: Environment, workflow: Workflow) =>
+  `{"data":${renderWorkflowV2Text(env, workflow)}}`
 
 /**
  * `{data: renderWorkflowV2(workflow)}` as JSON, from the workflow's answer kept with its status
@@ -123,7 +124,7 @@ export const workflowV2Routes: AnyRoute[] = [
       401: { description: '2024-10: API endpoint not available' },
     },
     handler(c, { env, body }) {
-      return json(c, 201, wrapped(env, createWorkflowV2(env, body as Obj)))
+      return jsonText(c, 201, written(env, createWorkflowV2(env, body as Obj)))
     },
   }),
   defineRoute({
@@ -177,7 +178,7 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params, body }) {
-      return json(c, 200, wrapped(env, updateWorkflowV2(env, params.workflowId, body as Obj)))
+      return jsonText(c, 200, written(env, updateWorkflowV2(env, params.workflowId, body as Obj)))
     },
   }),
   defineRoute({

@@ -18,7 +18,7 @@ import {
   type ClassRules,
   type Obj,
 } from './class-validation.js'
-import { controlSchemasFor, type ControlSchemas } from './control-schemas.js'
+import { sharedControlSchemas, sharedControlTexts, type ControlSchemas } from './control-schemas.js'
 import {
   CREATE_WORKFLOW_COMMAND_V0,
   PATCH_WORKFLOW_COMMAND,
@@ -26,13 +26,18 @@ import {
   UPSERT_WORKFLOW_COMMAND,
 } from './workflows-v2.dto.js'
 import {
-  buildStepIssues,
   computeWorkflowStatus,
   isMailyDocument,
+  typeStepIssues,
   type StepIssues,
 } from './step-issues.js'
 import { isInternalId, parseSlugId } from './slug-id.js'
-import { buildVariableSchema, openVariables, type StepForVariables } from './variables.js'
+import {
+  openVariables,
+  sharedVariableSchema,
+  type SharedVariableSchema,
+  type StepForVariables,
+} from './variables.js'
 
 const CHANNELS = ['in_app', 'sms', 'email', 'push', 'chat', 'tool'] as const
 /** The order Mongoose stores `preferenceSettings` in (its schema's). */
@@ -109,9 +114,12 @@ export interface VariableContext {
   payloadSchema: unknown
 }
 
-/** The variables one step may use: the steps before it, the payload schema, the environment. */
-export function variablesFor(env: Environment, context: VariableContext): Obj {
-  return buildVariableSchema({
+/**
+ * The variables one step may use (the steps before it, the payload schema, the environment),
+ * with their JSON text: shared by every step with the same inputs, so never to be changed.
+ */
+export function variablesFor(env: Environment, context: VariableContext): SharedVariableSchema {
+  return sharedVariableSchema({
     previousSteps: context.steps.slice(0, context.stepIndex),
     payloadSchema: context.payloadSchema,
     environmentName: environmentName(env),
@@ -221,12 +229,12 @@ function planSteps(
   return steps.map((step, index) => {
     const type = step.type as string
     const existingStep = kept(step)
-    const controls = controlSchemasFor(type)
+    const controls = sharedControlSchemas(type)
     const sent = isObj(step.controlValues) ? step.controlValues : undefined
     const values = sent ?? (existingStep ? storedValues(existingStep) : undefined)
     // A kept step sees the steps before it; a new one all of them (existing ones come first).
     const stepIndex = existingStep ? existing!.steps.indexOf(existingStep) : effective.length
-    const issues = buildStepIssues({
+    const issues = typeStepIssues({
       stepType: type,
       values,
       dashboard: origin === 'novu-cloud',
@@ -235,7 +243,7 @@ function planSteps(
         steps: effective,
         stepIndex,
         payloadSchema,
-      }),
+      }).schema,
     })
     return {
       name: step.name,
@@ -342,6 +350,38 @@ function checkDepth(document: unknown) {
     throw new InternalError('BSON document nesting is deeper than 100 levels')
 }
 
+/** How deeply each known step type's shared controls nest: constants, measured once. */
+const controlsDepths = new Map<string, number>()
+function controlsDepth(type: string): number {
+  let depth = controlsDepths.get(type)
+  if (depth === undefined)
+    controlsDepths.set(type, (depth = nestingDepth(sharedControlSchemas(type), MAX_DOCUMENT_DEPTH)))
+  return depth
+}
+
+/**
+ * checkDepth for a workflow: its steps' controls, most of its objects, are left out of the walk
+ * where they are their type's shared ones, which nest far less deep than the limit four levels
+ * down (workflow, steps, step, template).
+ */
+function checkWorkflowDepth(document: Workflow) {
+  const isShared = (step: WorkflowStep) => {
+    if (!isObj(step)) return false
+    const type = stepType(step)
+    return (
+      typeof type === 'string' &&
+      sharedControlTexts(type, step.template?.controls) !== undefined &&
+      4 + controlsDepth(type) <= MAX_DOCUMENT_DEPTH
+    )
+  }
+  const steps = Array.isArray(document.steps)
+    ? document.steps.map((step) =>
+        isShared(step) ? { ...step, template: { ...step.template, controls: null } } : step
+      )
+    : document.steps
+  checkDepth({ ...document, steps })
+}
+
 /** The environment's `General` group, which every dashboard workflow is filed under. */
 const generalGroup = (env: Environment) => env.groups.list().find((g) => g.name === 'General')?._id
 
@@ -426,7 +466,7 @@ export function createWorkflowV2(env: Environment, dto: Obj): Workflow {
     defaultPreferences,
     ...ownedDocument(env, now),
   } as unknown as Workflow
-  checkDepth(workflow)
+  checkWorkflowDepth(workflow)
   return env.workflows.add(workflow)
 }
 
@@ -484,7 +524,7 @@ export function updateWorkflowV2(env: Environment, pathValue: string, dto: Obj):
     defaultPreferences,
     updatedAt: now,
   }
-  checkDepth({ ...existing, ...changes })
+  checkWorkflowDepth({ ...existing, ...changes } as Workflow)
   return env.workflows.update(existing, changes)
 }
 
@@ -507,16 +547,16 @@ export function patchWorkflowV2(env: Environment, pathValue: string, dto: Obj): 
     steps = existing.steps.map((step, index) => {
       const type = stepType(step)
       if (!step._templateId || !type) return step
-      const issues = buildStepIssues({
+      const issues = typeStepIssues({
         stepType: type,
         values: storedValues(step),
         dashboard: origin === 'novu-cloud',
-        controlSchema: controlSchemasFor(type).schema,
+        controlSchema: sharedControlSchemas(type).schema,
         variables: variablesFor(env, {
           steps: all,
           stepIndex: index,
           payloadSchema: storedPayloadSchema(transient),
-        }),
+        }).schema,
       })
       return { ...step, issues }
     })
@@ -530,7 +570,7 @@ export function patchWorkflowV2(env: Environment, pathValue: string, dto: Obj): 
     changes.steps !== undefined ||
     changes.tags !== undefined
   )
-    checkDepth({ ...existing, ...changes })
+    checkWorkflowDepth({ ...existing, ...changes } as Workflow)
   return env.workflows.update(existing, changes)
 }
 
