@@ -30,6 +30,10 @@ export const DEFAULT_ACTIVE_CHANNELS: ReadonlySet<string> = new Set(
 export function createIntegrationSet(records: readonly Integration[] = DEFAULT_INTEGRATIONS) {
   const list = records.map((r) => ({ ...r }))
   const active = list.filter((i) => i.active)
+  // By channel, in their order: each channel step of a trigger asks for its provider.
+  const activeOf = new Map<string, Integration[]>()
+  for (const integration of active)
+    activeOf.set(integration.channel, [...(activeOf.get(integration.channel) ?? []), integration])
   return {
     all: (): Integration[] => list,
     /** Whether the channel has an active provider (the workflow list's integration status). */
@@ -39,7 +43,7 @@ export function createIntegrationSet(records: readonly Integration[] = DEFAULT_I
      * `overrides.email.integrationIdentifier`), else the channel's first active one.
      */
     select(channel: string, identifier?: string): Integration | undefined {
-      const candidates = active.filter((i) => i.channel === channel)
+      const candidates = activeOf.get(channel) ?? []
       if (identifier) return candidates.find((i) => i.identifier === identifier)
       return candidates[0]
     },

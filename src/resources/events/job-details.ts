@@ -1,7 +1,10 @@
 import type { Environment } from '../../tenancy/environment.js'
-import type { Job } from '../notifications/notifications.store.js'
+import type { ExecutionDetail, Job } from '../notifications/notifications.store.js'
 
-/** Appends one execution detail to a job, as upstream's execution log writes it. */
+/**
+ * Appends one execution detail to a job, as upstream's execution log writes it. One literal per
+ * shape (with a provider or without): a detail is kept as long as its job, six a trigger often.
+ */
 export function addDetail(
   ctx: { env: Environment; job: Job; at: string },
   detail: string,
@@ -9,17 +12,33 @@ export function addDetail(
   providerId?: string,
   raw?: Record<string, unknown>
 ) {
-  ctx.job.executionDetails.push({
-    _id: ctx.env.newId(),
-    detail,
-    source: 'Internal',
-    status,
-    ...(providerId ? { providerId } : {}),
-    raw: raw ? JSON.stringify(raw) : null,
-    isTest: false,
-    isRetry: false,
-    createdAt: ctx.at,
-    updatedAt: ctx.at,
-  })
-  ctx.job.updatedAt = ctx.at
+  const { job, at } = ctx
+  const _id = ctx.env.newId()
+  const text = raw ? JSON.stringify(raw) : null
+  const entry: ExecutionDetail = providerId
+    ? {
+        _id,
+        detail,
+        source: 'Internal',
+        status,
+        providerId,
+        raw: text,
+        isTest: false,
+        isRetry: false,
+        createdAt: at,
+        updatedAt: at,
+      }
+    : {
+        _id,
+        detail,
+        source: 'Internal',
+        status,
+        raw: text,
+        isTest: false,
+        isRetry: false,
+        createdAt: at,
+        updatedAt: at,
+      }
+  job.executionDetails.push(entry)
+  job.updatedAt = at
 }

@@ -1,6 +1,7 @@
 import { badRequest, httpError, InternalError } from '../../errors.js'
 import type { Workflow } from '../workflows/workflows.types.js'
 import { isObj } from '../../objects.js'
+import { copyOf } from './copy-of.js'
 
 /**
  * Upstream's VerifyPayload and the trigger-context check: required template variables (with
@@ -120,7 +121,7 @@ export function payloadDefaults(workflow: Workflow): Obj {
 
 /** lodash's `merge({}, defaults, payload)`: plain objects merged deeply, the payload winning. */
 export function mergePayload(defaults: Obj, payload: Obj): Obj {
-  const out: Obj = { ...defaults }
+  const out = copyOf(defaults)
   for (const [key, value] of Object.entries(payload)) {
     if (value === undefined && key in out) continue
     const current = out[key]

@@ -161,18 +161,66 @@ function callString(value: unknown, method: string): unknown {
 
 const instance = createInstance()
 
-/** Compiled templates by text: workflows are triggered far more often than they are written. */
-const compiled = new Map<string, Handlebars.TemplateDelegate>()
-const MAX_COMPILED = 1000
+/** The compiler's parts a Handlebars environment carries, which its types leave out. */
+interface CompilerParts {
+  Compiler: new () => { compile(ast: unknown, options: object): unknown }
+  JavaScriptCompiler: new () => {
+    compile(environment: unknown, options: object, context: undefined, asObject: true): unknown
+  }
+}
 
-function compile(text: string): Handlebars.TemplateDelegate {
-  let template = compiled.get(text)
-  if (template) return template
-  template = instance.compile(text)
-  compiled.set(text, template)
-  if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value as string)
+/** A template as the runtime builds it: `_setup` readies its helpers before each render. */
+type Runnable = Handlebars.TemplateDelegate & { _setup(options: Record<string, unknown>): void }
+
+/**
+ * What `instance.compile(text)` builds on its first call, built at once, its setup made once:
+ * the runtime's `_setup` wraps every helper of the environment in a new closure on each render,
+ * which was most of a short text's render. The setup depends only on the call's options, and
+ * renders here pass none, so the first one's stands for the next.
+ */
+function compileString(text: string): Handlebars.TemplateDelegate {
+  const options = { data: true }
+  const parts = instance as unknown as CompilerParts
+  const ast = instance.parse(text, options as Handlebars.ParseOptions)
+  const environment = new parts.Compiler().compile(ast, options)
+  const spec = new parts.JavaScriptCompiler().compile(environment, options, undefined, true)
+  const template = instance.template(spec as TemplateSpecification) as Runnable
+  const setup = template._setup
+  let ready = false
+  template._setup = (setupOptions) => {
+    const plain =
+      !setupOptions.partial &&
+      !setupOptions.helpers &&
+      !setupOptions.partials &&
+      !setupOptions.decorators
+    if (ready && plain) return
+    setup(setupOptions)
+    ready = plain
+  }
   return template
 }
+type TemplateSpecification = Parameters<typeof instance.template>[0]
+
+/** Compiled templates by text: workflows are triggered far more often than they are written. */
+const compiled = new Map<unknown, Handlebars.TemplateDelegate>()
+const MAX_COMPILED = 1000
+
+function compile(text: unknown): Handlebars.TemplateDelegate {
+  let template = compiled.get(text)
+  if (template) return template
+  // Anything but a string goes the library's way, which refuses it as upstream's does.
+  template = typeof text === 'string' ? compileString(text) : instance.compile(text as string)
+  compiled.set(text, template)
+  if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value)
+  return template
+}
+
+/**
+ * A text Handlebars gives back as it is: no mustache, and no NUL (which its lexer refuses). An
+ * email's text block has an empty `url`, rendered with each message.
+ */
+const isPlainText = (source: unknown): source is string =>
+  typeof source === 'string' && !source.includes('{{') && !source.includes('\0')
 
 /** Renders one text with the data, as upstream's CompileTemplate does. */
 export function renderTemplate(text: unknown, data: Record<string, unknown>): string {
@@ -180,7 +228,7 @@ export function renderTemplate(text: unknown, data: Record<string, unknown>): st
   iterations = 0
   let out: string
   try {
-    out = compile(source as string)(data, {})
+    out = isPlainText(source) ? source : compile(source)(data, {})
   } catch (error) {
     if (error instanceof RenderError) throw error
     const message = error instanceof Error ? error.message : String(error)

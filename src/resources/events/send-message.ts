@@ -6,10 +6,11 @@ import type { EventsRules } from './events.generations.js'
 import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { renderTemplate, RenderError } from './render.js'
+import { NO_ACTION, newMessage } from './message-document.js'
 import { isObj } from '../../objects.js'
+import { copyOf } from './copy-of.js'
 
 type Obj = Record<string, unknown>
-const DAY_MS = 86_400_000
 
 /** What a channel step sends with: its job, the subscriber and the render context. */
 export interface SendContext {
@@ -25,104 +26,27 @@ export interface SendContext {
   at: string
 }
 
-/** `{...payload, subscriber, step, actor?, tenant?}`: payload keys at the top level, reserved keys win. */
+/**
+ * `{...payload, subscriber, step, actor?, tenant?}`: payload keys at the top level, reserved keys
+ * win (set after the copy, each where the payload had it or else at the end, as a spread would).
+ */
 function compileData(ctx: SendContext): Obj {
   const { events } = ctx
-  return {
-    ...ctx.job.payload,
-    subscriber: ctx.subscriber,
-    step: { digest: !!events?.length, events, total_count: events?.length },
-    ...(ctx.actor ? { actor: ctx.actor } : {}),
-    ...ctx.rules.renderContext(ctx.env.role),
-  }
+  const data = copyOf(ctx.job.payload)
+  data.subscriber = ctx.subscriber
+  data.step = { digest: !!events?.length, events, total_count: events?.length }
+  if (ctx.actor) data.actor = ctx.actor
+  const context = ctx.rules.renderContext(ctx.env.role)
+  for (const key in context) data[key] = context[key]
+  return data
 }
 
 const branding = { logo: undefined, color: '#f47373' }
 
-/** The payload a message keeps: the trigger's, without attachments. */
-function messagePayload(payload: Obj): Obj {
-  if (!('attachments' in payload)) return payload
-  const { attachments: _attachments, ...rest } = payload
-  return rest
-}
-
-/**
- * Parts of message documents that are the same in many of them, shared (and frozen) rather than
- * made again for each: a message is kept for the life of its environment, and these were a
- * third of what one took.
- */
-const NO_ACTION: Obj = Object.freeze({ action: Object.freeze({ buttons: Object.freeze([]) }) })
-const NO_TOKENS = Object.freeze([]) as unknown as unknown[]
 const NO_OVERRIDES: Obj = Object.freeze({})
-let lastDelivered: { at: string; list: readonly string[] } | undefined
-const deliveredAt = (at: string) =>
-  lastDelivered?.at === at
-    ? lastDelivered.list
-    : (lastDelivered = { at, list: Object.freeze([at]) }).list
-let lastExpiry: { at: string; days: number; expireAt: string } | undefined
-function expiryOf(at: string, days: number): string {
-  if (lastExpiry?.at !== at || lastExpiry.days !== days)
-    lastExpiry = { at, days, expireAt: new Date(Date.parse(at) + days * DAY_MS).toISOString() }
-  return lastExpiry.expireAt
-}
-
-/** The message document, in the field order upstream's schema gives it. */
-function messageDocument(ctx: SendContext, fields: Obj): Message {
-  const { env, rules, job, at } = ctx
-  const channel = fields.channel as string
-  const template = job.step.template as Obj
-  const doc: Obj = {
-    _id: env.newId(),
-    _templateId: job._templateId,
-    _environmentId: env._environmentId,
-    _messageTemplateId: template._id,
-    _notificationId: job._notificationId,
-    _organizationId: env._organizationId,
-    _subscriberId: ctx.subscriber._id,
-    _jobId: job._id,
-    templateIdentifier: job.identifier,
-  }
-  if (rules.severityFields && typeof job.step.stepId === 'string') doc.stepId = job.step.stepId
-  for (const key of ['email', 'subject']) if (fields[key] !== undefined) doc[key] = fields[key]
-  // Mongoose's default for the nested path, on every channel.
-  doc.cta = fields.cta ?? NO_ACTION
-  if (fields._feedId !== undefined) doc._feedId = fields._feedId
-  doc.channel = channel
-  if (fields.content !== undefined) doc.content = fields.content
-  if (fields.avatar !== undefined) doc.avatar = fields.avatar
-  if (fields.data !== undefined) doc.data = fields.data
-  if (fields.phone !== undefined) doc.phone = fields.phone
-  doc.providerId = fields.providerId
-  doc.deviceTokens = fields.deviceTokens ?? NO_TOKENS
-  if (fields.title !== undefined) doc.title = fields.title
-  doc.seen = false
-  doc.read = false
-  doc.archived = false
-  if (rules.severityFields && channel === 'in_app') doc.deliveredAt = deliveredAt(at)
-  doc.status = fields.status ?? 'sent'
-  if (fields.errorId !== undefined) doc.errorId = fields.errorId
-  if (fields.errorText !== undefined) doc.errorText = fields.errorText
-  doc.transactionId = job.transactionId
-  doc.payload = messagePayload(job.payload)
-  if (fields.overrides !== undefined) doc.overrides = fields.overrides
-  if (fields.actor !== undefined) {
-    doc.actor = fields.actor
-    if (job._actorId) doc._actorId = job._actorId
-  }
-  const retention = rules.messageRetentionDays?.(channel)
-  if (retention !== undefined) doc.expireAt = expiryOf(at, retention)
-  doc.tags = ctx.tags
-  if (rules.severityFields) doc.severity = 'none'
-  if (rules.softDeletedMessages) doc.deleted = false
-  doc.subscriber = ctx.subscriber
-  doc.createdAt = at
-  doc.updatedAt = at
-  doc.__v = 0
-  return doc as unknown as Message
-}
 
 function store(ctx: SendContext, fields: Obj): Message {
-  const message = messageDocument(ctx, fields)
+  const message = newMessage(ctx, fields)
   ctx.env.messages.add(message)
   addDetail(ctx, 'Message created', 'Pending', fields.providerId as string)
   if (message.status === 'sent')
@@ -140,7 +64,7 @@ function providerOverrides(overrides: Obj, channel: string, providerId: string):
   }
 }
 
-/** The in-app step's cta: the template's, its url and button texts rendered. */
+/** The in-app step's cta: the template's, its url and button texts rendered (`data` has the branding). */
 function inAppCta(cta: unknown, data: Obj): Obj {
   const source = isObj(cta) ? cta : {}
   const action = isObj(source.action) ? source.action : {}
@@ -159,7 +83,7 @@ function inAppCta(cta: unknown, data: Obj): Obj {
     const sent = isObj(source.data) ? source.data : {}
     out.data =
       typeof sent.url === 'string' && sent.url
-        ? { ...sent, url: renderTemplate(sent.url, { ...data, branding }) }
+        ? { ...sent, url: renderTemplate(sent.url, data) }
         : sent
   }
   out.action = {
@@ -168,7 +92,7 @@ function inAppCta(cta: unknown, data: Obj): Obj {
       const button = isObj(b) ? b : {}
       return {
         type: button.type,
-        content: renderTemplate(button.content, { ...data, branding }),
+        content: renderTemplate(button.content, data),
       }
     }),
   }
@@ -215,19 +139,27 @@ function bridgeInApp(outputs: Obj): Obj {
   }
 }
 
+/*
+ * The channel senders hand `store` the fields their message differs in, in any order (the
+ * document puts them in its own): one object, added to, since a spread with more fields after
+ * it is slow on Node 20 (see copy-of.ts).
+ */
+
 function sendInApp(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {
   const actor = isObj(template.actor) && template.actor.type !== 'none' ? template.actor : undefined
-  const base = {
+  const fields: Obj = {
     channel: 'in_app',
     _feedId: (template._feedId as string | null | undefined) ?? null,
     providerId,
-    ...(actor ? { actor } : {}),
   }
-  if (bridge) return void store(ctx, { ...base, ...bridgeInApp(bridge) })
+  if (actor) fields.actor = actor
+  if (bridge) return void store(ctx, Object.assign(fields, bridgeInApp(bridge)))
+  // Every text of the step renders with the same data and the branding.
   const data = compileData(ctx)
-  const content = template.content ? renderTemplate(template.content, { ...data, branding }) : ''
-  const cta = inAppCta(template.cta, data)
-  store(ctx, { ...base, cta, content })
+  data.branding = branding
+  fields.content = template.content ? renderTemplate(template.content, data) : ''
+  fields.cta = inAppCta(template.cta, data)
+  store(ctx, fields)
 }
 
 /**
@@ -236,45 +168,48 @@ function sendInApp(ctx: SendContext, template: Obj, providerId: string, bridge?:
  */
 function sendEmail(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {
   const email = ctx.rules.emailRecipient(ctx.job.payload, ctx.job.overrides, ctx.subscriber.email)
-  const base = {
+  const fields: Obj = {
     channel: 'email',
     email,
     providerId,
     overrides: providerOverrides(ctx.job.overrides, 'email', providerId),
-    ...(email
-      ? {}
-      : {
-          status: 'warning',
-          errorId: 'mail_unexpected_error',
-          errorText: 'Subscriber does not have an email address',
-        }),
+  }
+  if (!email) {
+    fields.status = 'warning'
+    fields.errorId = 'mail_unexpected_error'
+    fields.errorText = 'Subscriber does not have an email address'
   }
   if (bridge) {
     // The bridge's subject and HTML body (none when the body is empty).
-    const subject = bridge.subject || template.subject || ''
-    return void store(ctx, { ...base, subject, content: bridge.body || undefined })
+    fields.subject = bridge.subject || template.subject || ''
+    fields.content = bridge.body || undefined
+    return void store(ctx, fields)
   }
   let subject: string
   let content: unknown = template.content
   try {
-    const emailData = { ...compileData(ctx), preheader: template.preheader, blocks: [], branding }
+    const emailData = compileData(ctx)
+    emailData.preheader = template.preheader
+    emailData.blocks = []
+    emailData.branding = branding
     subject = renderTemplate(template.subject ?? '', emailData).trim()
     const editor = (template.contentType ?? 'editor') === 'editor'
     if (editor && Array.isArray(template.content))
       content = template.content.map((block) => {
-        const b = isObj(block) ? block : {}
-        return {
-          ...b,
-          content: renderTemplate(b.content, emailData).trim(),
-          url: renderTemplate(b.url || '', emailData).trim(),
-        }
+        const rendered = copyOf(isObj(block) ? block : {})
+        rendered.content = renderTemplate(rendered.content, emailData).trim()
+        rendered.url = renderTemplate(rendered.url || '', emailData).trim()
+        return rendered
       })
   } catch (error) {
     if (!(error instanceof RenderError)) throw error
-    store(ctx, { ...base, subject: template.subject ?? '' })
+    fields.subject = template.subject ?? ''
+    store(ctx, fields)
     throw error
   }
-  store(ctx, { ...base, subject, content })
+  fields.subject = subject
+  fields.content = content
+  store(ctx, fields)
 }
 
 function sendSms(ctx: SendContext, template: Obj, providerId: string, bridge?: Obj) {

@@ -7,6 +7,7 @@ import { jsonHeapBytes } from '../../memory/estimate.js'
 import type { EventsRules } from './events.generations.js'
 import { missingPayloadKeys } from './payload-checks.js'
 import { runChain, runDue, waitOf } from './jobs.js'
+import { newJob, newNotification, triggerStep, type JobHead } from './records.js'
 import { isObj } from '../../objects.js'
 
 /**
@@ -117,7 +118,8 @@ function broadcastRecipients(
  * What one notification with its jobs and messages keeps, measured on Node 20 and rounded up by
  * a quarter (3.6 kB a recipient with one step, 4.8 kB with two, 7.6 kB with four), plus each
  * message's texts at their templates' length: the budget refuses a trigger it cannot hold
- * before anything is written.
+ * before anything is written. Since the records are built by constructors (records.ts) and
+ * their indexes made on demand, two steps take 3.7 kB: the figures stay, as a ceiling.
  */
 const NOTIFICATION_BYTES = 1_500
 const JOB_BYTES = 900
@@ -139,7 +141,7 @@ function stepTextBytes(step: WorkflowStep): number {
 }
 
 function estimate(command: TriggerCommand, recipients: number): number {
-  const active = command.workflow.steps.filter((s) => s.active === true)
+  const { active } = stepPlan(command.workflow)
   const texts = active.reduce((sum, step) => sum + stepTextBytes(step), 0)
   const perRecipient =
     NOTIFICATION_BYTES + (active.length + 1) * (JOB_BYTES + MESSAGE_BYTES) + texts
@@ -148,6 +150,35 @@ function estimate(command: TriggerCommand, recipients: number): number {
 }
 
 const DAY_MS = 86_400_000
+
+interface StepPlan {
+  /** The active steps, in order. */
+  active: WorkflowStep[]
+  /** Their channels, each once: every notification of the workflow shares the list. */
+  channels: string[]
+  hasTrigger: boolean
+}
+
+/**
+ * What a workflow's steps make of each trigger, worked out once per list of steps (a change to
+ * a workflow replaces its list; no writer changes a step's `active` or type in place).
+ */
+const plans = new WeakMap<readonly WorkflowStep[], StepPlan>()
+function stepPlan(workflow: Workflow): StepPlan {
+  let plan = plans.get(workflow.steps)
+  if (plan) return plan
+  const active = workflow.steps.filter((s) => s.active === true)
+  const channels: string[] = []
+  let hasTrigger = false
+  for (const step of active) {
+    const type = step.template.type
+    if (type === 'trigger') hasTrigger = true
+    else if (!channels.includes(type)) channels.push(type)
+  }
+  plan = { active, channels, hasTrigger }
+  plans.set(workflow.steps, plan)
+  return plan
+}
 
 /** The notification and its jobs for one subscriber (upstream's CreateNotificationJobs). */
 function createNotification(
@@ -160,14 +191,8 @@ function createNotification(
 ): Notification {
   const rules = env.generation.events
   const { workflow } = command
-  const active = workflow.steps.filter((s) => s.active === true)
-  const channels: string[] = []
-  for (const step of active) {
-    const type = step.template.type
-    if (type !== 'trigger' && !channels.includes(type)) channels.push(type)
-  }
+  const { active, channels, hasTrigger } = stepPlan(workflow)
   const id = env.newId()
-  const owner = { _environmentId: env._environmentId, _organizationId: env._organizationId }
   let expireAt: string | undefined
   if (rules.notificationRetentionDays !== undefined) {
     const waits = active
@@ -176,95 +201,88 @@ function createNotification(
     const days = rules.notificationRetentionDays * DAY_MS
     expireAt = new Date(Date.parse(at) + waits + days).toISOString()
   }
-  const notification: Notification = {
+  // Room for every job at once: an array pushed to grows room for seventeen.
+  const jobs = new Array<Job>(active.length + (hasTrigger ? 0 : 1))
+  const notification = newNotification({
     _id: id,
     _templateId: workflow._id,
-    ...owner,
+    _environmentId: env._environmentId,
+    _organizationId: env._organizationId,
     _subscriberId: subscriber._id,
     transactionId: command.transactionId,
     channels,
     to: recipient.define,
     payload: command.payload,
-    ...(expireAt ? { expireAt } : {}),
+    expireAt,
     tags: workflow.tags ?? [],
-    createdAt: at,
-    updatedAt: at,
-    __v: 0,
-    jobs: [],
-  }
-  if (rules.severityFields) {
-    if (recipient.topic) notification.topics = [recipient.topic]
-    notification.severity = (workflow.severity as string | undefined) ?? 'none'
-    notification.critical = workflow.critical === true
-  }
-  const base = {
+    at,
+    jobs,
+    severity: rules.severityFields
+      ? {
+          topic: recipient.topic,
+          severity: (workflow.severity as string | undefined) ?? 'none',
+          critical: workflow.critical === true,
+        }
+      : undefined,
+  })
+  const head: JobHead = {
     identifier: workflow.triggers[0]?.identifier ?? '',
     payload: command.payload,
     overrides: command.overrides,
-    ...(command.tenant !== undefined ? { tenant: command.tenant } : {}),
+    tenant: command.tenant,
     transactionId: command.transactionId,
     _notificationId: id,
-    ...owner,
+    _environmentId: env._environmentId,
+    _organizationId: env._organizationId,
     _userId: env._userId,
     subscriberId: subscriber.subscriberId,
     _subscriberId: subscriber._id,
-    status: 'pending' as const,
     _templateId: workflow._id,
-    ...(expireAt ? { expireAt } : {}),
-    ...(actor ? { _actorId: actor._id, actorId: actor.subscriberId } : {}),
-    executionDetails: [],
-    createdAt: at,
-    updatedAt: at,
-    __v: 0,
+    expireAt,
+    actor,
+    at,
   }
+  let count = 0
   let parent: string | undefined
-  const push = (job: Omit<Job, '_id' | '_parentId'>) => {
-    const made = {
-      _id: env.newId(),
-      ...job,
-      executionDetails: [],
-      ...(parent ? { _parentId: parent } : {}),
-    } as Job
-    parent = made._id
-    notification.jobs.push(made)
+  if (!hasTrigger) {
+    const job = newJob(
+      head,
+      env.newId(),
+      triggerStep(env, workflow),
+      'trigger',
+      undefined,
+      undefined,
+      parent
+    )
+    jobs[count++] = job
+    parent = job._id
   }
-  if (!active.some((s) => s.template.type === 'trigger'))
-    push({
-      ...base,
-      step: {
-        template: {
-          ...owner,
-          _creatorId: base._userId,
-          _layoutId: null,
-          type: 'trigger',
-          content: '',
-        },
-        _templateId: workflow._id,
-      },
-      type: 'trigger',
-    })
   for (const step of active) {
     const type = step.template.type
     const providerId = env.integrations.select(type)?.providerId
-    push({
-      ...base,
-      step: step as unknown as Obj,
-      ...(isObj(step.metadata) ? { digest: { ...step.metadata } } : {}),
+    const job = newJob(
+      head,
+      env.newId(),
+      step as unknown as Obj,
       type,
-      ...(providerId ? { providerId } : {}),
-    })
+      step.metadata,
+      providerId,
+      parent
+    )
+    jobs[count++] = job
+    parent = job._id
   }
   return notification
 }
 
 /**
- * The notification's lists at their length: an array pushed to grows room for seventeen, and a
- * notification is kept with its jobs and their details for as long as its environment lives.
- * A later step (a delay ended) pushes again, as before.
+ * A job's details at their length once its chain has run: an array pushed to grows room for
+ * seventeen, and a notification is kept with its jobs and their details for as long as its
+ * environment lives. A later step (a delay ended) pushes again, as before.
  */
 function trim(notification: Notification) {
-  notification.jobs = notification.jobs.slice()
-  for (const job of notification.jobs) job.executionDetails = job.executionDetails.slice()
+  for (const job of notification.jobs)
+    if (job.executionDetails.length) job.executionDetails = job.executionDetails.slice()
 }
 
 /** A wait for `expireAt`; upstream falls back to a month on a bad one. */

@@ -152,7 +152,23 @@ export function createMessageStore(
   subscribers: { has(subscriberId: string): boolean }
 ) {
   const byId = new Map<string, Message>()
-  const byTransaction = new Map<string, Message[]>()
+  /**
+   * Messages by transaction, made the first time a transaction's are asked for, then kept
+   * current: triggers alone never read it, and it took a map entry and an array a transaction.
+   */
+  let byTransaction: Map<string, Message[]> | undefined
+  function transactions(): Map<string, Message[]> {
+    if (byTransaction) return byTransaction
+    const made = new Map<string, Message[]>()
+    for (const message of byId.values()) {
+      const same = made.get(message.transactionId)
+      if (same) same.push(message)
+      else made.set(message.transactionId, [message])
+    }
+    // At their length, as `add` keeps them.
+    for (const [transactionId, list] of made) made.set(transactionId, list.slice())
+    return (byTransaction = made)
+  }
   const live = new Ordered()
   const byChannel = new Map<string, Ordered>()
   const bySubscriber = new Map<string, Ordered>()
@@ -185,8 +201,10 @@ export function createMessageStore(
     if (byId.has(message._id)) throw duplicateId('messages', message._id)
     version++
     byId.set(message._id, message)
-    const same = byTransaction.get(message.transactionId)
-    byTransaction.set(message.transactionId, same ? appended(same, message) : [message])
+    if (byTransaction) {
+      const same = byTransaction.get(message.transactionId)
+      byTransaction.set(message.transactionId, same ? appended(same, message) : [message])
+    }
     if (!message.deleted) index(message)
   }
   initial.forEach(add)
@@ -202,6 +220,7 @@ export function createMessageStore(
       return
     }
     byId.delete(message._id)
+    if (!byTransaction) return
     const same = byTransaction.get(message.transactionId) ?? []
     const rest = same.filter((m) => m !== message)
     if (rest.length) byTransaction.set(message.transactionId, rest)
@@ -213,7 +232,7 @@ export function createMessageStore(
     /** How many writes the store has seen. */
     version: () => version,
     all: (): Message[] => [...byId.values()],
-    liveByTransaction: (transactionId: string) => liveOf(byTransaction.get(transactionId) ?? []),
+    liveByTransaction: (transactionId: string) => liveOf(transactions().get(transactionId) ?? []),
 
     /** Deletes the live messages of a transaction, optionally of one channel only. */
     removeByTransactionId(
@@ -222,7 +241,7 @@ export function createMessageStore(
       at: string,
       hard: boolean
     ) {
-      const doomed = liveOf(byTransaction.get(transactionId) ?? []).filter(
+      const doomed = liveOf(transactions().get(transactionId) ?? []).filter(
         (m) => !channel || m.channel === channel
       )
       for (const message of doomed) drop(message, at, hard)
@@ -259,7 +278,8 @@ export function createMessageStore(
           channel ? ofSubscriber.filter((m) => m.channel === channel) : ofSubscriber
         )
       }
-      const source = transactionIds.flatMap((id) => byTransaction.get(id) ?? [])
+      const ofTransaction = transactions()
+      const source = transactionIds.flatMap((id) => ofTransaction.get(id) ?? [])
       const matching = liveOf(source).filter(
         (m) =>
           (!channel || m.channel === channel) &&

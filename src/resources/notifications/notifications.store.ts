@@ -97,7 +97,15 @@ export interface FeedQuery {
 export function createNotificationStore(initial: readonly Notification[] = []) {
   const byId = new Map<string, Notification>()
   const byTransaction = new Map<string, Notification[]>()
-  const jobsById = new Map<string, { job: Job; notification: Notification }>()
+  /**
+   * Jobs by id, made the first time one is asked for (a delay, a digest or a dashboard workflow's
+   * step asks), then kept current: a trigger of channel steps alone never reads it, and it took
+   * a map entry and a pair a job.
+   */
+  let jobsById: Map<string, { job: Job; notification: Notification }> | undefined
+  const indexJobs = (notification: Notification) => {
+    for (const job of notification.jobs) jobsById?.set(job._id, { job, notification })
+  }
   const order: Notification[] = []
   /** Delayed jobs, earliest wait end first. */
   let waiting: Job[] = []
@@ -120,10 +128,8 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
       notification.transactionId,
       same ? same.concat([notification]) : [notification]
     )
-    for (const job of notification.jobs) {
-      jobsById.set(job._id, { job, notification })
-      if (job.status === 'delayed') schedule(job)
-    }
+    if (jobsById) indexJobs(notification)
+    for (const job of notification.jobs) if (job.status === 'delayed') schedule(job)
     return notification
   }
   initial.forEach(add)
@@ -136,7 +142,13 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     /** Whether any job carries the transaction id (upstream's uniqueness check). */
     hasTransaction: (transactionId: string) => byTransaction.has(transactionId),
     ofTransaction: (transactionId: string) => byTransaction.get(transactionId) ?? [],
-    job: (id: string) => jobsById.get(id),
+    job(id: string): { job: Job; notification: Notification } | undefined {
+      if (!jobsById) {
+        jobsById = new Map()
+        order.forEach(indexJobs)
+      }
+      return jobsById.get(id)
+    },
 
     /** Marks the job delayed until `dueAt`. */
     delay(job: Job, dueAt: string) {
