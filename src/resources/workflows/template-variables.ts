@@ -211,7 +211,11 @@ function stepVariables(step: Step, template: Obj): ExtractedVariable[] {
   return out
 }
 
-const prefixOf = (name: string) => name.split('.')[0] ?? name
+/** The name up to its first dot, without the array `split` would make. */
+const prefixOf = (name: string) => {
+  const dot = name.indexOf('.')
+  return dot < 0 ? name : name.slice(0, dot)
+}
 
 /** The trigger's variables, reserved variables and subscriber variables for a list of steps. */
 export function extractTriggerVariables(steps: Step[]) {

@@ -83,12 +83,32 @@ function checkVariantTemplates(step: Obj) {
 }
 
 /**
+ * The trigger variables of a shared body's steps (http/body.ts parses such a body once and
+ * freezes it): the same frozen steps always extract to the same, or fail the same way, so a body
+ * sent again skips the walk of its texts. Only extractions that succeeded are kept, for the last
+ * few dozen bodies, as many as http/body.ts keeps. Not a WeakMap: with an entry for every body
+ * ever sent, it measured ~25 bytes more per stored workflow (bench/records.mjs, distinct bodies).
+ */
+const MAX_EXTRACTED = 32
+const extractedBySteps = new Map<object, ReturnType<typeof extractTriggerVariables>>()
+function triggerVariables(sent: readonly unknown[], steps: Obj[]) {
+  if (!Object.isFrozen(sent)) return extractTriggerVariables(steps)
+  let found = extractedBySteps.get(sent)
+  if (!found) {
+    found = extractTriggerVariables(steps)
+    if (extractedBySteps.size >= MAX_EXTRACTED) extractedBySteps.clear()
+    extractedBySteps.set(sent, found)
+  }
+  return found
+}
+
+/**
  * Upstream's checks, in the order its use case meets them. 2024-10: variant conditions, the
  * first step's template, the trigger variables of every step, then the remaining templates.
  * Since 2025 the step limit and variant conditions come first, every template is created
  * before the variables are read.
  */
-function checkSteps(ctx: WorkflowContext, steps: Obj[]) {
+function checkSteps(ctx: WorkflowContext, steps: Obj[], sent: readonly unknown[]) {
   const rules = ctx.generation.workflows
   if (rules.maxSteps !== undefined && steps.length > rules.maxSteps)
     throw limitErrors.steps(rules.maxSteps, steps.length)
@@ -105,7 +125,7 @@ function checkSteps(ctx: WorkflowContext, steps: Obj[]) {
   } else {
     if (steps[0]) checkStep(steps[0])
   }
-  const variables = extractTriggerVariables(steps)
+  const variables = triggerVariables(sent, steps)
   if (rules.createOrder === 'first-step-then-variables')
     steps.forEach((step, index) => {
       if (index > 0) checkStep(step)
@@ -193,7 +213,7 @@ export function buildWorkflow(
   if (violations.length) throw new CommandValidationError(rules.createCommand, violations)
   const input = applyBlueprint(ctx, sent)
   const steps = input.steps.map((s) => (isObj(s) ? s : {}))
-  const extracted = checkSteps(ctx, steps)
+  const extracted = checkSteps(ctx, steps, input.steps)
   const identifier = triggerIdentifier(input.name, ctx)
   const builtSteps = buildSteps(ctx, steps, now)
   const active = input.active === true

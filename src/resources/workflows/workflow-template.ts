@@ -73,9 +73,19 @@ export function fill(template: Template, values: readonly SlotValue[]): string {
 // A slot is written into the JSON as a string no client can send: control characters and a
 // random nonce, which JSON.stringify escapes into a token no other value can produce.
 const NONCE = randomBytes(8).toString('hex')
-const marker = (index: number) => `\u0001${NONCE}${index}\u0001`
+const MARKER_HEAD = `\u0001${NONCE}`
+const marker = (index: number) => `${MARKER_HEAD}${index}\u0001`
 /** The marker of slot `index`, to put in a document whose JSON becomes a template. */
 export const slotMarker = marker
+
+/** The slot index a marker stands for, or undefined for any other string. */
+export function slotOfMarker(text: string): number | undefined {
+  // Most strings fail on their first character: no client string starts with \u0001 and the nonce.
+  if (text.charCodeAt(0) !== 1 || !text.startsWith(MARKER_HEAD) || !text.endsWith('\u0001'))
+    return undefined
+  const digits = text.slice(MARKER_HEAD.length, -1)
+  return /^\d+$/.test(digits) ? Number(digits) : undefined
+}
 
 /**
  * The document of a template with a marker in each slot: what a render of it gives, serialised,
@@ -109,7 +119,6 @@ function split(text: string, plainSlots: ReadonlySet<number>): Template {
   return { parts, slots, plain, size: text.length }
 }
 
-const ID = /^[0-9a-f]{24}$/
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 /** The top-level fields that writes change in place: each has a slot of its own. */
@@ -126,8 +135,22 @@ export const IN_PLACE_FIELDS = [
 export type InPlaceField = (typeof IN_PLACE_FIELDS)[number]
 const IN_PLACE = new Set<string>(IN_PLACE_FIELDS)
 
+/** Whether a string (anywhere in a document) takes a slot by value: an ObjectId or an ISO timestamp. */
+export const isValueSlotText = (text: string) =>
+  // Both patterns are 24 characters long: most strings need no regex at all.
+  text.length === 24 && (isLowerHex(text) || TIMESTAMP.test(text))
+
+/** /^[0-9a-f]*$/ by hand (the length is checked first): a document holds dozens of ids, a regex call costs more. */
+function isLowerHex(text: string) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (!((code >= 48 && code <= 57) || (code >= 97 && code <= 102))) return false
+  }
+  return true
+}
+
 /** Slot values that are JSON scalars; anything else stays in the template. */
-const isSlotValue = (value: unknown): value is SlotValue =>
+export const isSlotValue = (value: unknown): value is SlotValue =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value)
 
 /** Where a document's slots are: its in-place fields and identifier by position, ids and timestamps by value. */
@@ -164,8 +187,7 @@ export function markSlots(doc: Record<string, unknown>): Slotted {
   }
   /** A copy with markers, built as the walk goes: [source, copy] pairs still to visit. */
   const copy = (value: unknown): unknown => {
-    if (typeof value === 'string')
-      return ID.test(value) || TIMESTAMP.test(value) ? valueSlot(value) : value
+    if (typeof value === 'string') return isValueSlotText(value) ? valueSlot(value) : value
     if (value === null || typeof value !== 'object') return value
     const out: unknown = Array.isArray(value) ? new Array(value.length) : {}
     pending.push([value as Record<string, unknown>, out as Record<string, unknown>])

@@ -110,8 +110,15 @@ const preferences = (
   channels: Record<string, boolean>
 ) => ({
   all,
-  channels: Object.fromEntries(CHANNELS_2026.map((c) => [c, { enabled: channels[c] ?? true }])),
+  channels: channelSettings(channels),
 })
+
+/** Each channel's setting, in upstream's order; by assignment, without a [key, value] pair each. */
+function channelSettings(channels: Record<string, boolean>) {
+  const out: Record<string, { enabled: boolean }> = {}
+  for (const channel of CHANNELS_2026) out[channel] = { enabled: channels[channel] ?? true }
+  return out
+}
 
 export const workflows2026: WorkflowsRules = {
   createCommand: 'CreateWorkflowCommandV0',

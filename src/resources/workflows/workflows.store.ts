@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Workflow } from './workflows.types.js'
 import { duplicateId } from '../../tenancy/unique-ids.js'
+import { shapePattern, valuesInShape, type ShapePattern } from './shape-match.js'
 import {
   fill,
   markSlots,
@@ -128,6 +129,23 @@ function ownRender(shape: Shape, values: SlotValue[], key: string, template: Tem
 }
 
 /**
+ * The patterns of the shapes marked lately, most recent last, for shapes up to 32 kB of JSON: a
+ * workflow of one of them (a body sent again) finds its values beside it, unmarked
+ * (shape-match.ts). A pattern is about the size of a parsed workflow.
+ */
+const SHAPE_PATTERNS = 32
+const patterns = new Map<Shape, ShapePattern>()
+function notePattern(shape: Shape, slotted: Slotted) {
+  patterns.delete(shape)
+  if (shape.template.size > CACHED_SHAPE_SIZE) return
+  const { marked, plainSlots, values } = slotted
+  patterns.set(shape, shapePattern(marked as Record<string, unknown>, plainSlots, values.length))
+  if (patterns.size > SHAPE_PATTERNS) patterns.delete(patterns.keys().next().value as Shape)
+}
+/** How many of a store's latest shapes a compaction tries before it marks the workflow. */
+const RECENT_SHAPES = 2
+
+/**
  * Workflows by id in creation order, with the live trigger identifiers (each to the live
  * workflows that have it, oldest first).
  */
@@ -169,11 +187,40 @@ export function createWorkflowStore(initial: Workflow[]) {
     return shape
   }
 
+  /** This store's shapes compacted lately, the latest first. */
+  const recentShapes: Shape[] = []
+
+  /** The workflow's shape and values, if it has one of the latest shapes. */
+  function recentShapeOf(workflow: Workflow) {
+    for (const shape of recentShapes) {
+      const pattern = patterns.get(shape)
+      const values = pattern && valuesInShape(pattern, workflow)
+      if (values) return { shape, values }
+    }
+    return undefined
+  }
+
+  function noteRecent(shape: Shape) {
+    const at = recentShapes.indexOf(shape)
+    if (at === 0) return
+    if (at > 0) recentShapes.splice(at, 1)
+    else if (recentShapes.length >= RECENT_SHAPES) recentShapes.pop()
+    recentShapes.unshift(shape)
+  }
+
   /** Keeps the workflow as a template and values. */
   function compact(stored: Stored, workflow: Workflow) {
-    const slotted = markSlots(workflow)
-    stored.shape = shapeOf(slotted)
-    stored.values = slotted.values
+    const recent = recentShapeOf(workflow)
+    if (recent) {
+      stored.shape = recent.shape
+      stored.values = recent.values
+    } else {
+      const slotted = markSlots(workflow)
+      stored.shape = shapeOf(slotted)
+      stored.values = slotted.values
+      notePattern(stored.shape, slotted)
+    }
+    noteRecent(stored.shape)
     stored.object = undefined
   }
 
