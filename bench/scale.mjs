@@ -98,6 +98,8 @@ async function pagesAt(createMock, dist, generation, count) {
   const subscribersChanged = () => env.subscribers.touch?.()
   const row = { records: count, buildSeconds }
   const topics = (path) => timed(app, path, topicsChanged)
+  // One record by key: no page at all, so what it grows by is the cost of a larger heap alone.
+  row['GET /v1/topics/:key (one topic)'] = await topics(`/v1/topics/topic-${count >> 1}`)
   row['GET /v1/topics first page'] = await topics('/v1/topics?page=0&pageSize=10')
   row['GET /v1/topics last page'] = await topics(`/v1/topics?page=${lastTopics}&pageSize=10`)
   if (generation !== '2024-10') {

@@ -28,8 +28,14 @@ const byOwner = new WeakMap<object, Map<string, Map<string, Entry>>>()
 const recent = new Map<Entry, { owner: Map<string, Entry>; key: string }>()
 let held = 0
 
-/** What an entry costs: its text (at most 2 bytes a character) and its bytes. */
-const sizeOf = (entry: CachedAnswer) => entry.text.length * 2 + entry.bytes.length
+/**
+ * What an entry costs: its bytes and its text, which V8 keeps at one byte a character when every
+ * character is ASCII (as many as its UTF-8 bytes) and at most two otherwise. Counting every text
+ * at two made a page for each of 1,000 keys overflow the cache, and keys read in turn then missed
+ * every time.
+ */
+const sizeOf = (entry: CachedAnswer) =>
+  entry.text.length * (entry.bytes.length === entry.text.length ? 1 : 2) + entry.bytes.length
 
 function drop(entry: Entry) {
   const place = recent.get(entry)
