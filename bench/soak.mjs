@@ -60,7 +60,9 @@ function count(key, status) {
 
 function startChild() {
   const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, CLI, '--port', '0', '--log-level', 'warn'], {
+  // The clients create workflows without bound between resets: upstream's workflow limit is off.
+  const args = [CLI, '--port', '0', '--log-level', 'warn', '--max-workflows', '0']
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
