@@ -59,10 +59,13 @@ function remember(stored: Stored, workflow: Workflow) {
 /**
  * Renders of a shape's document (a route's answer) as templates on the same values, made the
  * second time a shape is rendered so: a shape used once is not worth one. All are dropped once
- * they add up to 8 MB of text.
+ * they add up to 8 MB of text, by starting a new map. Weakly held: a store that is reset or
+ * dropped takes its shapes and their renders with it (a set of the cached shapes, kept to drop
+ * them, held every dead store's shapes until the 8 MB were reached).
  */
-const renders = new WeakMap<Shape, Map<string, Template | null>>()
+let renders = new WeakMap<Shape, Map<string, Template | null>>()
 const MAX_RENDER_TEXT = 8 * 1024 * 1024
+/** The text of the renders made since the map was new (some of it may be collected already). */
 let renderText = 0
 function renderTemplate(shape: Shape, key: string, make: () => Template): Template | undefined {
   if (shape.template.size > CACHED_SHAPE_SIZE) return undefined
@@ -78,17 +81,12 @@ function renderTemplate(shape: Shape, key: string, make: () => Template): Templa
   renderText += template.size
   if (renderText > MAX_RENDER_TEXT) {
     renderText = template.size
-    renders.delete(shape)
-    for (const other of cachedShapes) renders.delete(other)
-    cachedShapes.clear()
+    renders = new WeakMap()
     renders.set(shape, (ofShape = new Map()))
   }
-  cachedShapes.add(shape)
   ofShape.set(key, template)
   return template
 }
-/** The shapes that have render templates, to drop them all at once. */
-const cachedShapes = new Set<Shape>()
 
 /**
  * One workflow's renders with their changing top-level fields as slots, for the workflows
