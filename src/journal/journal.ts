@@ -242,13 +242,10 @@ export function createJournal(capacity: number) {
 
   return {
     capacity,
-    /** Keeps an entry (or its builder, with what it needs: see `Kept`) and returns its id. */
-    record(source: EntrySource, kept: Kept = {}): number | undefined {
-      return this.recordReusing(() => source, kept)
-    },
     /**
-     * `record`, handing `make` the builder the slot held before if its entry was never built: no
-     * one else has it, so it may be filled again rather than a new one made.
+     * Keeps an entry's builder, with what it needs (see `Kept`), and returns its id. `make` gets
+     * the builder the slot held before if its entry was never built: no one else has it, so it
+     * may be filled again rather than a new one made.
      */
     recordReusing(
       make: (previous: EntrySource | undefined) => EntrySource,
