@@ -3,3 +3,16 @@ export type Obj = Record<string, unknown>
 /** A plain JSON object: not null, not an array. */
 export const isObj = (v: unknown): v is Obj =>
   v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * Names that reach an object's prototype (or its constructor's) when used as a key of an
+ * ordinary object. lodash's `set` leaves the object unchanged for a path through one of them
+ * and its `merge` skips `__proto__`; the mock does the same wherever a key or path comes from
+ * input, so that no request reaches Object.prototype.
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+export const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key)
+
+/** Whether a path (its segments) passes through a prototype key. */
+export const throughPrototype = (path: readonly string[]): boolean => path.some(isPrototypeKey)

@@ -74,10 +74,11 @@ export async function runReplay(
     adminToken: options.adminToken,
     skipAdmin: options.skipAdmin ?? false,
     // `{{apiKey}}` is the key the replay runs with, unless the script names its own variable.
-    variables: {
+    // Without a prototype, a variable saved as `__proto__` is one more variable.
+    variables: Object.assign(Object.create(null) as Variables, {
       ...((options.apiKey ?? script.apiKey) ? { apiKey: options.apiKey ?? script.apiKey } : {}),
       ...script.variables,
-    },
+    }),
   }
   const steps: StepReport[] = []
   for (const [i, step] of script.steps.entries()) steps.push(await runStep(step, i + 1, context))

@@ -1,6 +1,6 @@
 import { badRequest, httpError, InternalError } from '../../errors.js'
 import type { Workflow } from '../workflows/workflows.types.js'
-import { isObj } from '../../objects.js'
+import { isObj, throughPrototype } from '../../objects.js'
 import { copyOf } from './copy-of.js'
 
 /**
@@ -100,7 +100,11 @@ export function missingPayloadKeys(workflow: Workflow, payload: Obj): boolean {
   }
 }
 
-/** The defaults of the last step's variables only (upstream's loop keeps the last). */
+/**
+ * The defaults of the last step's variables only (upstream's loop keeps the last). A name
+ * through `__proto__`, `constructor` or `prototype` sets nothing, as lodash's `set` does:
+ * upstream's own walk would write it onto Object.prototype, for every tenant of the process.
+ */
 export function payloadDefaults(workflow: Workflow): Obj {
   const last = workflow.steps.at(-1)
   const defaults: Obj = {}
@@ -109,6 +113,7 @@ export function payloadDefaults(workflow: Workflow): Obj {
     const value = variable.defaultValue
     if (value === undefined || value === null || isSystem(variable.name)) continue
     const path = variable.name.split('.')
+    if (throughPrototype(path)) continue
     let target = defaults
     for (const part of path.slice(0, -1)) {
       if (!target[part] || typeof target[part] !== 'object') target[part] = {}
@@ -119,11 +124,14 @@ export function payloadDefaults(workflow: Workflow): Obj {
   return defaults
 }
 
-/** lodash's `merge({}, defaults, payload)`: plain objects merged deeply, the payload winning. */
+/**
+ * lodash's `merge({}, defaults, payload)`: plain objects merged deeply, the payload winning;
+ * a `__proto__` key is left out, as lodash leaves it.
+ */
 export function mergePayload(defaults: Obj, payload: Obj): Obj {
   const out = copyOf(defaults)
   for (const [key, value] of Object.entries(payload)) {
-    if (value === undefined && key in out) continue
+    if ((value === undefined && key in out) || key === '__proto__') continue
     const current = out[key]
     out[key] = isObj(current) && isObj(value) ? mergePayload(current, value) : value
   }

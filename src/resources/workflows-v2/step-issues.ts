@@ -392,7 +392,10 @@ function liquidIssues(values: unknown, variables: Obj): StepIssues {
   return Object.keys(controls).length ? { controls } : {}
 }
 
-/** lodash's merge: objects key by key, arrays index by index, undefined never overwrites. */
+/**
+ * lodash's merge: objects key by key, arrays index by index, undefined never overwrites, a
+ * `__proto__` key left out.
+ */
 export function mergeIssues(target: unknown, source: unknown): unknown {
   if (source === undefined) return target
   const bothArrays = Array.isArray(target) && Array.isArray(source)
@@ -407,7 +410,7 @@ export function mergeIssues(target: unknown, source: unknown): unknown {
   if (bothObjects) {
     const out: Obj = { ...(target as Obj) }
     for (const [key, value] of Object.entries(source as Obj))
-      out[key] = mergeIssues(out[key], value)
+      if (key !== '__proto__') out[key] = mergeIssues(out[key], value)
     return out
   }
   if (Array.isArray(source)) return mergeIssues([], source)
