@@ -7,7 +7,8 @@ import {
   type Environments,
 } from './tenancy/environments.js'
 import type { Role } from './tenancy/environment.js'
-import { createRng, randomUuid, type Rng } from './tenancy/prng.js'
+import { randomUUID } from 'node:crypto'
+import { createRng } from './tenancy/prng.js'
 import { resolveScenarioData } from './scenarios/loader.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './scenarios/registry.js'
 import type { Scenario } from './scenarios/schema.js'
@@ -31,8 +32,11 @@ export interface MockState {
   rules: RuleSet
   /** Global latency in ms added to every Novu route (PUT /__admin/latency). */
   latency: number
-  /** Seeded, so that error ids repeat from run to run like everything else. */
-  errorRng: Rng
+  /**
+   * A 500's errorId: random from the system's source, not the seed, so that no two errors share
+   * one across resets and restarts (a support request names one error); like `timestamp`, it
+   * is outside what a seed repeats.
+   */
   newErrorId(): string
   now(): Date
   /** The generation of environments whose key the scenario does not pin to another. */
@@ -74,7 +78,6 @@ export function createState(
     maxMemoryMb: options.maxMemoryMb,
     journalSize: options.journalSize,
   })
-  const errorRng = createRng(`${source.seed}\u0000errors`)
   const rules = createRuleSet({
     rng: createRng(`${source.seed}\u0000chaos`),
     maxRules: options.maxRules,
@@ -90,8 +93,7 @@ export function createState(
     journal: createJournal(options.journalSize),
     rules,
     latency: options.latency,
-    errorRng,
-    newErrorId: () => randomUuid(state.errorRng),
+    newErrorId: () => randomUUID(),
     now: () => environments.source.clock.now(),
     generation: () => generationNamed(environments.source.generation),
     generationForAuthorization(header) {

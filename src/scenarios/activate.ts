@@ -26,7 +26,6 @@ export function activateScenario(state: MockState, scenario: Scenario): void {
   state.scenario = scenario
   state.environments.load(source, estimate)
   state.journal.clear()
-  state.errorRng = createRng(`${source.seed}\u0000errors`)
 }
 
 /**
@@ -51,5 +50,4 @@ export function resetState(state: MockState, apiKey?: string): void {
   )
   state.journal.clear()
   state.latency = state.options.latency
-  state.errorRng = createRng(`${state.environments.source.seed}\u0000errors`)
 }

@@ -5,6 +5,7 @@ import { addDetail } from './job-details.js'
 import { RenderError } from './render.js'
 import { sendMessage } from './send-message.js'
 import { isObj } from '../../objects.js'
+import { isKnownError } from '../../errors.js'
 
 /**
  * The worker's job chain, run on the environment's clock: each job runs when its parent is
@@ -135,7 +136,7 @@ function actionOutputs(ctx: Ctx): Obj | undefined {
 }
 
 /** A wait that ends at a date JavaScript can hold (upstream's tier limit refuses far less). */
-const canWait = (at: string, ms: number) =>
+export const canWait = (at: string, ms: number) =>
   Number.isFinite(ms) && !Number.isNaN(new Date(Date.parse(at) + ms).getTime())
 
 const DURATION_UNITS: Record<string, number> = {
@@ -250,12 +251,37 @@ function backsOff(env: Environment, job: Job, at: string): boolean {
   return !recent
 }
 
-/** Runs a notification's jobs from `index` on, until one waits or the chain ends. */
+/**
+ * Runs a notification's jobs from `index` on, until one waits or the chain ends. A job that
+ * throws what the mock does not expect fails, and the chain stops there: upstream's worker runs
+ * after the API has answered, so its failures never reach the trigger's answer, and a trigger
+ * must not answer 500 over the records it has already stored. Known errors (a 403 of the
+ * memory budget) still end the request.
+ */
 export function runChain(env: Environment, notification: Notification, index: number, at: string) {
+  const state: { job?: Job } = {}
+  try {
+    runJobs(env, notification, index, at, state)
+  } catch (error) {
+    if (isKnownError(error) || !state.job) throw error
+    fail({ env, job: state.job, at }, 'Job failed', errorText(error))
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+function runJobs(
+  env: Environment,
+  notification: Notification,
+  index: number,
+  at: string,
+  state: { job?: Job }
+) {
   const jobs = notification.jobs
   for (let i = index; i < jobs.length; i++) {
     const job = jobs[i] as Job
     if (job.status !== 'pending') return
+    state.job = job
     const ctx = { env, job, at }
     if (job.type === 'trigger') {
       complete(env, job, at)
@@ -276,7 +302,12 @@ export function runChain(env: Environment, notification: Notification, index: nu
           return
         }
         env.notifications.delay(job, new Date(due).toISOString())
-      } else env.notifications.delay(job, plus(at, waitOf(job)))
+      } else {
+        const wait = waitOf(job)
+        if (!canWait(at, wait))
+          return void fail(ctx, 'Defer duration limit exceeded', 'delay is too long')
+        env.notifications.delay(job, plus(at, wait))
+      }
       addDetail(ctx, 'Step delayed', 'Pending')
       return
     }
@@ -285,9 +316,9 @@ export function runChain(env: Environment, notification: Notification, index: nu
         const outputs = actionOutputs(ctx)
         if (!outputs) return
         job.digest = { ...(job.digest ?? {}), ...bridgeDigest(job, outputs) }
-        if (!canWait(at, waitOf(job)))
-          return fail(ctx, 'Defer duration limit exceeded', 'digest window is too long')
       }
+      if (!canWait(at, waitOf(job)))
+        return fail(ctx, 'Defer duration limit exceeded', 'digest window is too long')
       if (backsOff(env, job, at)) {
         job.status = 'skipped'
         job.updatedAt = at

@@ -6,7 +6,7 @@ import type { Job, Notification } from '../notifications/notifications.store.js'
 import { jsonHeapBytes } from '../../memory/estimate.js'
 import type { EventsRules } from './events.generations.js'
 import { missingPayloadKeys } from './payload-checks.js'
-import { runChain, runDue, waitOf } from './jobs.js'
+import { canWait, runChain, runDue, waitOf } from './jobs.js'
 import { newJob, newNotification, triggerStep, type JobHead } from './records.js'
 import { isObj } from '../../objects.js'
 
@@ -199,7 +199,9 @@ function createNotification(
       .filter((s) => s.template.type === 'digest' || s.template.type === 'delay')
       .reduce((sum, s) => sum + safeWait(s, command), 0)
     const days = rules.notificationRetentionDays * DAY_MS
-    expireAt = new Date(Date.parse(at) + waits + days).toISOString()
+    // Waits past any date (a delay's job then fails) count as none, as a bad one does.
+    const kept = canWait(at, waits + days) ? waits + days : days
+    expireAt = new Date(Date.parse(at) + kept).toISOString()
   }
   // Room for every job at once: an array pushed to grows room for seventeen.
   const jobs = new Array<Job>(active.length + (hasTrigger ? 0 : 1))

@@ -94,6 +94,12 @@ export interface FeedQuery {
  * One environment's notifications and their jobs: by id, by transaction, in creation order for
  * the activity feed, and the delayed jobs by the time their wait ends.
  */
+/**
+ * When a delayed job's wait ends, as a time: compared as text, a date past the year 9999
+ * (`+010000-…`) would sort before every four-digit year and run at once.
+ */
+const dueTime = (job: Job) => (job.dueAt === undefined ? -Infinity : Date.parse(job.dueAt))
+
 export function createNotificationStore(initial: readonly Notification[] = []) {
   const byId = new Map<string, Notification>()
   const byTransaction = new Map<string, Notification[]>()
@@ -112,9 +118,9 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
 
   function schedule(job: Job) {
     if (job.dueAt === undefined) return
-    const at = job.dueAt
+    const at = dueTime(job)
     let index = waiting.length
-    while (index > 0 && (waiting[index - 1]?.dueAt ?? '') > at) index--
+    while (index > 0 && dueTime(waiting[index - 1] as Job) > at) index--
     waiting.splice(index, 0, job)
   }
 
@@ -163,7 +169,7 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     /** The earliest delayed job whose wait ended at `now`, taken off the list. */
     nextDue(now: string): Job | undefined {
       const first = waiting[0]
-      if (!first || (first.dueAt ?? '') > now) return undefined
+      if (!first || dueTime(first) > Date.parse(now)) return undefined
       waiting.shift()
       return first
     },
