@@ -16,3 +16,19 @@ export const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key)
 
 /** Whether a path (its segments) passes through a prototype key. */
 export const throughPrototype = (path: readonly string[]): boolean => path.some(isPrototypeKey)
+
+/**
+ * `target[key] = value` for a key taken from input: a `__proto__` key becomes an own member, as
+ * JSON.parse makes it, instead of the copy's prototype (which would lose the member and lend
+ * the copy inherited `toString`, `hasOwnProperty` and the like).
+ */
+export function setOwn(target: Obj, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
+  else target[key] = value
+}

@@ -12,6 +12,7 @@ import { emailOutputs } from './bridge-email.js'
 import { sanitizeObject } from './bridge-html.js'
 import { liquidSession, renderLiquid } from './liquid.js'
 import { RenderError } from './render.js'
+import { setOwn } from '../../objects.js'
 
 /**
  * How upstream runs one step of a dashboard (v2) workflow: the worker calls the API's own
@@ -137,7 +138,8 @@ function checkControls(values: Obj, schema: unknown): Obj {
   if (!isObj(schema)) return values
   const known = knownKeys(schema)
   const out: Obj = {}
-  for (const [key, value] of Object.entries(values)) if (!known || known.has(key)) out[key] = value
+  for (const [key, value] of Object.entries(values))
+    if (!known || known.has(key)) setOwn(out, key, value)
   const properties = isObj(schema.properties) ? schema.properties : {}
   for (const [key, property] of Object.entries(properties))
     if (out[key] === undefined && isObj(property) && property.default !== undefined)
@@ -176,7 +178,7 @@ function expandJsonText(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(expandJsonText)
   if (isObj(value)) {
     const out: Obj = {}
-    for (const [key, member] of Object.entries(value)) out[key] = expandJsonText(member)
+    for (const [key, member] of Object.entries(value)) setOwn(out, key, expandJsonText(member))
     return out
   }
   return value
@@ -188,7 +190,7 @@ function restoreJsonText(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(restoreJsonText)
   if (isObj(value)) {
     const out: Obj = {}
-    for (const [key, member] of Object.entries(value)) out[key] = restoreJsonText(member)
+    for (const [key, member] of Object.entries(value)) setOwn(out, key, restoreJsonText(member))
     return out
   }
   return value
@@ -241,7 +243,7 @@ function repairDataStrings(data: Obj): Obj {
           out[key] = value
         }
       }
-    } else out[key] = isObj(value) ? repairDataStrings(value) : value
+    } else setOwn(out, key, isObj(value) ? repairDataStrings(value) : value)
   }
   return out
 }

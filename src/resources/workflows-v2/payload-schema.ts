@@ -5,6 +5,7 @@
 import { isObj, type Obj } from './class-validation.js'
 import { schemaErrors } from './json-schema-check.js'
 import { nestingDepth } from '../workflows/document-cast.js'
+import { setOwn } from '../../objects.js'
 
 const SCHEMA_DEPTH_LIMIT = 1000
 
@@ -190,7 +191,7 @@ function exampleOf(schema: unknown, now: string, depth: number): unknown {
     const out: Obj = {}
     for (const [key, sub] of Object.entries(isObj(schema.properties) ? schema.properties : {})) {
       const value = exampleOf(sub, now, depth + 1)
-      if (value !== undefined) out[key] = value
+      if (value !== undefined) setOwn(out, key, value)
     }
     return out
   }

@@ -8,6 +8,7 @@
 import { isObj, type Obj } from './class-validation.js'
 import { schemaErrors, type JsonSchema, type SchemaError } from './json-schema-check.js'
 import { faithfulKey, isPropertyAllowed } from './variables.js'
+import { setOwn } from '../../objects.js'
 
 export interface RuntimeIssue {
   message: string
@@ -43,13 +44,16 @@ function withoutNullish(value: Obj): Obj {
   for (const [key, member] of Object.entries(value)) {
     if (member === null || member === undefined) continue
     if (Array.isArray(member))
-      out[key] = member.map((item) =>
-        item !== null && typeof item === 'object' && !Array.isArray(item)
-          ? withoutNullish(item as Obj)
-          : item
+      setOwn(
+        out,
+        key,
+        member.map((item) =>
+          item !== null && typeof item === 'object' && !Array.isArray(item)
+            ? withoutNullish(item as Obj)
+            : item
+        )
       )
-    else if (typeof member === 'object') out[key] = withoutNullish(member as Obj)
-    else out[key] = member
+    else setOwn(out, key, typeof member === 'object' ? withoutNullish(member as Obj) : member)
   }
   return out
 }

@@ -1,4 +1,5 @@
 import { InternalError } from '../../errors.js'
+import { setOwn } from '../../objects.js'
 
 /**
  * How upstream's Mongoose schemas store what a client sends: known fields cast to their
@@ -48,7 +49,7 @@ export function defined(fields: Obj): Obj {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string
     const value = fields[key]
-    if (value !== undefined) out[key] = value
+    if (value !== undefined) setOwn(out, key, value)
   }
   return out
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { setOwn } from '../../objects.js'
 
 /**
  * A stored workflow as a JSON template and its own values. The template is the document's JSON
@@ -222,7 +223,7 @@ export function markSlots(doc: Record<string, unknown>): Slotted {
   while (pending.length) {
     const [source, out] = pending.pop() as [Record<string, unknown>, Record<string, unknown>]
     if (Array.isArray(source)) source.forEach((v, i) => (out[i] = copy(v)))
-    else for (const key of Object.keys(source)) out[key] = copy(source[key])
+    else for (const key of Object.keys(source)) setOwn(out, key, copy(source[key]))
   }
   return {
     marked,
