@@ -203,3 +203,24 @@ test('replays in process through an injected fetch, without a socket', async () 
   })
   expect(report).toMatchObject({ passed: 9, failed: 0 })
 })
+
+test('a capture saved as __proto__ is ignored and reaches no prototype', async () => {
+  const mock = await startTestMock()
+  const script = parseReplayScript(
+    JSON.parse(
+      JSON.stringify({
+        name: 'proto-capture',
+        steps: [
+          { request: { method: 'GET', path: '/v1/workflows' }, save: { proto: '$.data[0]' } },
+          { request: { method: 'GET', path: '/v1/workflows/{{__proto__}}' } },
+        ],
+      }).replace('"proto":', '"__proto__":')
+    )
+  )
+  const report = await runReplay(script, { target: mock.url, apiKey: 'k' })
+  expect(report.steps[0]).toMatchObject({ ok: true, status: 200 })
+  expect(({} as Record<string, unknown>)._id).toBeUndefined()
+  expect(report.steps[1]?.failures).toEqual([
+    'not sent: variable "__proto__" is not defined (no earlier step saved it)',
+  ])
+})
