@@ -25,8 +25,10 @@ interface JobView {
 }
 
 /** Each notification's jobs of the transaction: type, status and execution details. */
-async function jobsOf(app: Requestable, transactionId: string) {
-  const res = await request(app, 'GET', `/v1/notifications?transactionId=${transactionId}`)
+async function jobsOf(app: Requestable, transactionId: string, key?: string) {
+  const res = await request(app, 'GET', `/v1/notifications?transactionId=${transactionId}`, {
+    ...(key ? { key } : {}),
+  })
   expect(res.status).toBe(200)
   return (res.body.data as { jobs: JobView[] }[]).map((n) =>
     n.jobs.map((j) => [j.type, j.status, j.executionDetails.map((d) => d.detail)])
@@ -67,6 +69,31 @@ describe.each(GENERATIONS)('in %s', (generation) => {
     expect(moved.body.data).toMatchObject({ pending: 1, ran: 0 })
     expect(await messagesOf(app, 'tx-10k')).toEqual([])
   })
+})
+
+test('a job that throws while the clock runs it fails alone, and the clock still answers 200', async () => {
+  const mock = await fixedClockMock('2026-08')
+  const wf = await createWorkflow(mock.app, 'Later', [delay(5), inApp('later'), inApp('again')])
+  await trigger(mock.app, { name: wf.identifier, to: 'ada', transactionId: 'tx-broken' })
+  // An import is taken as written: a job without a payload cannot render.
+  const exported = (await mock.admin.exportState('test-key')) as {
+    notifications: { jobs: Record<string, unknown>[] }[]
+  }
+  const jobs = exported.notifications[0]?.jobs ?? []
+  jobs[2] = { ...jobs[2], payload: null }
+  await mock.admin.importState('broken', exported)
+  const moved = await request(mock.app, 'POST', '/__admin/clock?apiKey=broken', {
+    key: null,
+    body: { advance: '5m' },
+  })
+  expect(moved.status).toBe(200)
+  const [ran] = await jobsOf(mock.app, 'tx-broken', 'broken')
+  expect(ran?.map(([type, status]) => [type, status])).toEqual([
+    ['delay', 'completed'],
+    ['in_app', 'failed'],
+    ['in_app', 'pending'],
+  ])
+  expect(ran?.[1]?.[2]).toContain('Job failed')
 })
 
 describe('errorIds', () => {
