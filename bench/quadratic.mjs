@@ -68,9 +68,14 @@ const SCENARIOS = {
       },
     ])
     const { ms, result } = await timed(() =>
-      call(app, 'POST', '/v1/events/trigger', { name, to: 'ann', payload: {} })
+      call(app, 'POST', '/v1/events/trigger', {
+        name,
+        to: { subscriberId: 'ann', email: 'ann@example.com' },
+        payload: {},
+      })
     )
-    return { ms, status: result.status }
+    const messages = JSON.parse((await call(app, 'GET', '/v1/messages?channel=email')).text)
+    return { ms, status: result.status, emails: messages.data.length }
   },
 
   /** The clock moved past n digests, each of its own subscriber. */
