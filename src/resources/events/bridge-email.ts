@@ -4,6 +4,7 @@ import { sanitizeHtmlText } from './bridge-html.js'
 import { renderLiquid } from './liquid.js'
 import { isMailyDocument, renderMailyEmail } from './maily.js'
 import { RenderError } from './render.js'
+import { emptyBlankParagraphs, removeComments, removeDoctypes } from './text-scans.js'
 
 /**
  * Upstream's email output renderer for dashboard workflows, run on controls the framework has
@@ -101,13 +102,9 @@ export function emailOutputs(controls: Obj, variables: Obj, now: string): Obj {
       throw new RenderError('the email body is not a Maily document')
     html = renderMailyEmail(json.value, plain, now)
   } else html = renderLiquid(unescapeJsonText(body), plain, 'raw', now)
-  html = html
-    .replace(/<!DOCTYPE.*?>/g, '')
-    .replace(/<!--\$-->/g, '')
-    .replace(/<!--\/\$-->/g, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    // Paragraphs of whitespace only are emptied (Gmail clips mail that ends in whitespace).
-    .replace(/<p([^>]*)>\s+<\/p>/g, '<p$1></p>')
+  html = removeDoctypes(html).replaceAll('<!--$-->', '').replaceAll('<!--/$-->', '')
+  // Paragraphs of whitespace only are emptied (Gmail clips mail that ends in whitespace).
+  html = emptyBlankParagraphs(removeComments(html))
   html = withPreheader(html, preheader)
   return {
     subject: renderedSubject,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type sanitizeHtmlType from 'sanitize-html'
 import { RenderError } from './render.js'
+import { closeSlashedEndTags } from './text-scans.js'
 
 /**
  * The sanitiser upstream runs over dashboard workflows' in-app fields and email HTML
@@ -52,7 +53,7 @@ export function sanitizeHtmlText(html: string): string {
   if (!html) return html
   sanitizeHtml ??= requireLazily('sanitize-html') as typeof sanitizeHtmlType
   // Browsers close a tag on `</style/>`; htmlparser2 does not: normalise first.
-  const normalized = html.replace(/<\/([a-zA-Z][a-zA-Z0-9]*)\s*\/[^>]*>/g, '</$1>')
+  const normalized = closeSlashedEndTags(html)
   const doctype = /^<!DOCTYPE .*?>/.exec(normalized)?.[0] ?? ''
   let depth = 0
   const clean = sanitizeHtml(normalized, {

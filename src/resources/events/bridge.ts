@@ -63,10 +63,7 @@ const stepIdOf = (job: Job) => String(job.step.stepId || job.step.uuid || '')
 
 /** A digest's events: the merged triggers' and its own, oldest first. */
 function digestEvents(env: Environment, digest: Job) {
-  const merged = env.notifications
-    .all()
-    .flatMap((n) => n.jobs)
-    .filter((j) => j.type === 'digest' && j.status === 'merged' && j._mergedDigestId === digest._id)
+  const merged = env.notifications.mergedInto(digest._id)
   const events = [...merged, digest].map((j) => ({
     id: j._id,
     time: j.createdAt,

@@ -90,16 +90,11 @@ function mainDigest(env: Environment, job: Job): Job | undefined {
       ? theirs.digestKey === key && valueAt(other.payload, key) === value
       : true
   }
-  return env.notifications
-    .waitingJobs()
-    .find(
-      (other) =>
-        other !== job &&
-        other.type === 'digest' &&
-        other._subscriberId === job._subscriberId &&
-        other._templateId === job._templateId &&
-        sameGroup(other)
-    )
+  return env.notifications.firstWaitingDigest(
+    job._subscriberId,
+    job._templateId,
+    (other) => other !== job && sameGroup(other)
+  )
 }
 
 /* --------------------------------------------------------------------------------------------
@@ -237,12 +232,10 @@ function backsOff(env: Environment, job: Job, at: string): boolean {
   if (!(meta.type === 'backoff' || meta.backoff === true)) return false
   const since = Date.parse(at) - toMilliseconds(meta.backoffAmount, meta.backoffUnit)
   const recent = env.notifications
-    .all()
+    .ofSubscriberWorkflow(job._subscriberId, job._templateId)
     .some(
       (n) =>
         n._id !== job._notificationId &&
-        n._subscriberId === job._subscriberId &&
-        n._templateId === job._templateId &&
         n.jobs.some(
           (j) =>
             j.type === 'trigger' && j.status === 'completed' && Date.parse(j.updatedAt) >= since
@@ -327,8 +320,7 @@ function runJobs(
       const main = mainDigest(env, job)
       if (main) {
         for (const later of jobs.slice(i)) {
-          later.status = 'merged'
-          later._mergedDigestId = main._id
+          env.notifications.merge(later, main._id)
           later.updatedAt = at
         }
         notification._digestedNotificationId = main._notificationId
@@ -365,10 +357,7 @@ function resume(env: Environment, job: Job) {
   if (!found || job.status !== 'delayed') return
   const at = job.dueAt ?? env.now()
   if (job.type === 'digest') {
-    const merged = env.notifications
-      .all()
-      .flatMap((n) => n.jobs)
-      .filter((j) => j.type === 'digest' && j.status === 'merged' && j._mergedDigestId === job._id)
+    const merged = env.notifications.mergedInto(job._id)
     const events = [job.payload, ...merged.map((j) => j.payload)]
     job.digest = { ...(job.digest ?? {}), events }
   }
@@ -413,11 +402,7 @@ export function cancelTransaction(env: Environment, transactionId: string): bool
 
 /** The oldest job merged into a canceled main digest becomes the main one, with its wait. */
 function promoteFollower(env: Environment, main: Job, at: string) {
-  const followers = env.notifications
-    .all()
-    .flatMap((n) => n.jobs)
-    .filter((j) => j.type === 'digest' && j.status === 'merged' && j._mergedDigestId === main._id)
-  const [next, ...rest] = followers
+  const [next, ...rest] = env.notifications.mergedInto(main._id)
   if (!next) return
   const found = env.notifications.job(next._id)
   if (!found) return
@@ -432,5 +417,5 @@ function promoteFollower(env: Environment, main: Job, at: string) {
   }
   env.notifications.delay(next, main.dueAt ?? at)
   next.updatedAt = at
-  for (const other of rest) other._mergedDigestId = next._id
+  for (const other of rest) env.notifications.merge(other, next._id)
 }

@@ -40,6 +40,20 @@ export type EscapeMode = 'json' | 'raw'
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
+/**
+ * What liquidjs hands a filter as `this` (and the output escape too): the render's context, with
+ * the allocation counter its own filters charge. The mock's filters charge it as well, for the
+ * characters they make, so that a loop of them stops where a loop of `join` or `append` stops.
+ */
+interface FilterThis {
+  context?: { memoryLimit?: { use(count: number): void } }
+}
+
+function charge(self: unknown, count: number) {
+  const limit = (self as FilterThis | undefined)?.context?.memoryLimit
+  limit?.use(count)
+}
+
 /** The render running now: its clock and what it has used so far (renders are synchronous). */
 let current = { now: '', blocks: 0 }
 
@@ -47,21 +61,25 @@ function tooDeep(value: unknown): boolean {
   return nestingDepth(value, LIQUID_LIMITS.valueDepth) > LIQUID_LIMITS.valueDepth
 }
 
-/** Objects and arrays as JSON with single quotes (and escaped newlines); the rest as text. */
-export function singleQuoted(value: unknown, spaces: unknown = 0): string {
+/**
+ * Objects and arrays as JSON with single quotes (and escaped newlines); the rest as text. The
+ * JSON's length is charged to the render calling it (`self`, a filter's `this`).
+ */
+export function singleQuoted(value: unknown, spaces: unknown = 0, self?: unknown): string {
   if (value !== null && typeof value === 'object') {
     if (tooDeep(value))
       throw new RenderError(
         `the template prints a value nested deeper than ${LIQUID_LIMITS.valueDepth} levels (novu-mock's limit)`
       )
     const text = JSON.stringify(value, null, spaces as number) ?? ''
+    charge(self, text.length)
     return text.replace(/"/g, "'").replace(/\n/g, '\\n')
   }
   return value === undefined || value === null ? '' : String(value)
 }
 
 /** The framework's output escape: strings made safe inside a JSON string literal. */
-function jsonEscape(output: unknown): string {
+function jsonEscape(this: unknown, output: unknown): string {
   if (typeof output === 'string')
     return output
       .replace(/\\/g, '\\\\')
@@ -69,11 +87,11 @@ function jsonEscape(output: unknown): string {
       .replace(/\n/g, '\\n')
       .replace(/\r/g, '\\r')
       .replace(/\t/g, '\\t')
-  return singleQuoted(output)
+  return singleQuoted(output, 0, this)
 }
 
 /** A dotted path read the framework's way: missing → '', objects → JSON ('{}' → ''). */
-function nestedText(item: unknown, path: string): string {
+function nestedText(self: unknown, item: unknown, path: string): string {
   let value: unknown = item
   for (const key of path.split('.'))
     value = isObj(value) || Array.isArray(value) ? (value as Obj)[key] : undefined
@@ -83,13 +101,34 @@ function nestedText(item: unknown, path: string): string {
   if (typeof value === 'object') {
     if (tooDeep(value)) throw new RenderError('the digested value is nested too deeply')
     const text = JSON.stringify(value)
+    charge(self, text.length)
     return text === '{}' ? '' : text
   }
   return String(value)
 }
 
+/** Each listed item's text at `keyPath`, or the items; the list's length is charged. */
+function namesOf(self: unknown, array: unknown[], keyPath: unknown): unknown[] {
+  charge(self, array.length)
+  if (!keyPath) return array
+  return array.map((item) => (isObj(item) ? nestedText(self, item, String(keyPath)) : ''))
+}
+
+/** Array.join's text of each value: null and undefined as nothing. */
+const joinTexts = (values: unknown[]) =>
+  values.map((v) => (v === null || v === undefined ? '' : String(v)))
+
+/** The texts joined by `separator`, the length of the result charged before it is made. */
+function joinCharged(self: unknown, texts: string[], separator: string): string {
+  let size = separator.length * Math.max(texts.length - 1, 0)
+  for (const text of texts) size += text.length
+  charge(self, size)
+  return texts.join(separator)
+}
+
 /** `{{ list | digest: 2, 'name' }}`: "John, Josh and 2 others". */
 function digestFilter(
+  this: unknown,
   array: unknown,
   maxNames: unknown = 2,
   keyPath?: unknown,
@@ -97,15 +136,16 @@ function digestFilter(
 ) {
   if (!Array.isArray(array) || array.length === 0) return ''
   const max = maxNames as number
-  const values = keyPath
-    ? array.map((item) => (isObj(item) ? nestedText(item, String(keyPath)) : ''))
-    : array
+  const values = namesOf(this, array, keyPath)
   if (values.length === 1) return values[0]
-  if (values.length === 2) return `${values[0]} and ${values[1]}`
-  if (max >= values.length)
-    return `${values.slice(0, -1).join(String(separator))} and ${values.at(-1)}`
+  if (values.length === 2) return joinCharged(this, [String(values[0]), String(values[1])], ' and ')
+  if (max >= values.length) {
+    const head = joinCharged(this, joinTexts(values.slice(0, -1)), String(separator))
+    return joinCharged(this, [head, String(values.at(-1))], ' and ')
+  }
   const others = values.length - max
-  return `${values.slice(0, max).join(String(separator))} and ${others} ${others === 1 ? 'other' : 'others'}`
+  const head = joinCharged(this, joinTexts(values.slice(0, max)), String(separator))
+  return `${head} and ${others} ${others === 1 ? 'other' : 'others'}`
 }
 
 const plural = (word: string, count: number) => {
@@ -115,6 +155,7 @@ const plural = (word: string, count: number) => {
 
 /** `{{ list | toSentence: 'name', 2, 'other' }}`: "John, Josh, and 2 others". */
 function toSentenceFilter(
+  this: unknown,
   array: unknown,
   keyPath: unknown = '',
   limit: unknown = 2,
@@ -124,18 +165,20 @@ function toSentenceFilter(
   lastWordConnector: unknown = ', and '
 ) {
   if (!Array.isArray(array) || array.length === 0) return ''
-  const values = keyPath
-    ? array.map((item) => (isObj(item) ? nestedText(item, String(keyPath)) : ''))
-    : array
+  const values = namesOf(this, array, keyPath)
   const n = values.length
   const max = limit as number
   if (n === 1) return values[0]
-  if (n === 2) return `${values[0]}${String(twoWordsConnector)}${values[1]}`
-  if (max >= n)
-    return `${values.slice(0, n - 1).join(String(wordsConnector))}${String(lastWordConnector)}${values[n - 1]}`
+  if (n === 2)
+    return joinCharged(this, [String(values[0]), String(values[1])], String(twoWordsConnector))
+  if (max >= n) {
+    const head = joinCharged(this, joinTexts(values.slice(0, n - 1)), String(wordsConnector))
+    return joinCharged(this, [head, String(values[n - 1])], String(lastWordConnector))
+  }
   const more = n - max
   const connector = max === 1 ? twoWordsConnector : lastWordConnector
-  return `${values.slice(0, max).join(String(wordsConnector))}${String(connector)}${more} ${plural(String(overflowSuffix), more)}`
+  const head = joinCharged(this, joinTexts(values.slice(0, max)), String(wordsConnector))
+  return `${head}${String(connector)}${more} ${plural(String(overflowSuffix), more)}`
 }
 
 /** `{{ count | pluralize: 'event' }}`: "2 events"; nothing for zero. */
@@ -176,7 +219,12 @@ const engines: Partial<Record<EscapeMode, Liquid>> = {}
 function createEngine(mode: EscapeMode): Liquid {
   liquidModule ??= requireLazily('liquidjs') as LiquidModule
   const engine = new liquidModule.Liquid({
-    outputEscape: mode === 'json' ? jsonEscape : (output: unknown) => singleQuoted(output),
+    outputEscape:
+      mode === 'json'
+        ? jsonEscape
+        : function (this: unknown, output: unknown) {
+            return singleQuoted(output, 0, this)
+          },
     // Upstream's workers run in UTC; the mock must not depend on the host's zone.
     timezoneOffset: 0,
     memoryLimit: LIQUID_LIMITS.memory,
@@ -186,7 +234,9 @@ function createEngine(mode: EscapeMode): Liquid {
     partials: [],
     layouts: [],
   })
-  engine.registerFilter('json', (value: unknown, spaces: unknown) => singleQuoted(value, spaces))
+  engine.registerFilter('json', function (this: unknown, value: unknown, spaces: unknown) {
+    return singleQuoted(value, spaces, this)
+  })
   engine.registerFilter('digest', digestFilter)
   engine.registerFilter('toSentence', toSentenceFilter)
   engine.registerFilter('pluralize', pluralizeFilter)
@@ -205,10 +255,12 @@ function createEngine(mode: EscapeMode): Liquid {
       return (original as (...a: unknown[]) => unknown).call(this, sent, ...args)
     })
   }
-  engine.registerFilter('inspect', (value: unknown, space: unknown) => {
+  engine.registerFilter('inspect', function (this: unknown, value: unknown, space: unknown) {
     if (value !== null && typeof value === 'object' && tooDeep(value))
       throw new RenderError('the template inspects a value nested too deeply')
-    return JSON.stringify(value, null, space as number) ?? ''
+    const text = JSON.stringify(value, null, space as number) ?? ''
+    charge(this, text.length)
+    return text
   })
   // Each block body rendered (a loop's iteration, a branch taken) counts against the budget.
   const renderer = engine.renderer as unknown as {

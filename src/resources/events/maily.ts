@@ -1,5 +1,6 @@
 import { evalLiquid, renderLiquid } from './liquid.js'
 import { RenderError } from './render.js'
+import { firstOutputExpression } from './text-scans.js'
 
 /**
  * The block editor's email body: a Maily (TipTap) document. Upstream's email renderer wraps its
@@ -104,9 +105,9 @@ function toBoolean(value: string): boolean {
 /** `{{ payload.items.name }}` in loop 0 of `{{ payload.items }}` → `{{ payload.items[0].name }}`. */
 function withIndex(text: string, iterablePath: string, index: number): string {
   const clean = iterablePath.replace(/\{\{|\}\}/g, '').trim()
-  const match = /\{\{\s*(.*?)\s*\}\}/.exec(text)
-  if (!match) return text
-  const [path = '', ...filters] = (match[1] ?? '').split('|').map((part) => part.trim())
+  const expression = firstOutputExpression(text)
+  if (expression === undefined) return text
+  const [path = '', ...filters] = expression.split('|').map((part) => part.trim())
   if (path.includes('[')) return text
   const indexed = path.replace(clean, `${clean}[${index}]`)
   return filters.length ? `{{ ${indexed} | ${filters.join(' | ')} }}` : `{{ ${indexed} }}`

@@ -76,20 +76,22 @@ function multicastRecipients(
   if (!parts) return undefined
   const out: Recipient[] = [...parts.singles.values()].map((define) => ({ define }))
   if (!parts.topics.length) return out
-  const keys = [...new Set(parts.topics.map((t) => String(t.topicKey)))]
-  const found = keys.map((key) => env.topics.get(key))
+  // One pass over `to`: each topic once, with the exclusions of every entry naming it.
+  const excludedOf = new Map<string, Set<string>>()
+  for (const entry of parts.topics) {
+    const key = String(entry.topicKey)
+    let excluded = excludedOf.get(key)
+    if (!excluded) excludedOf.set(key, (excluded = new Set()))
+    if (rules.topicExclude && typeof entry.topicKey === 'string' && Array.isArray(entry.exclude))
+      for (const id of entry.exclude as unknown[]) excluded.add(String(id))
+  }
+  const found = [...excludedOf.keys()].map((key) => env.topics.get(key))
   // 2024-10 throws here, after the singles were enqueued: the topics fan out to nobody.
   if (found.some((t) => !t) && rules.unknownTopicAbortsFanOut) return out
   const seen = new Set(parts.singles.keys())
   for (const topic of found) {
     if (!topic) continue
-    const excluded = new Set(
-      rules.topicExclude
-        ? parts.topics
-            .filter((t) => t.topicKey === topic.key && Array.isArray(t.exclude))
-            .flatMap((t) => (t.exclude as unknown[]).map(String))
-        : []
-    )
+    const excluded = excludedOf.get(topic.key) as Set<string>
     for (const subscription of env.topics.subscriptions.ofTopic(topic._id)) {
       const id = subscription.externalSubscriberId
       if (seen.has(id) || excluded.has(id) || id === actorId) continue

@@ -1,4 +1,5 @@
 import { duplicateId } from '../../tenancy/unique-ids.js'
+import { createDueQueue } from './due-queue.js'
 
 export const JOB_STATUSES = [
   'pending',
@@ -92,14 +93,10 @@ export interface FeedQuery {
 
 /**
  * One environment's notifications and their jobs: by id, by transaction, in creation order for
- * the activity feed, and the delayed jobs by the time their wait ends.
+ * the activity feed, and the delayed jobs by the time their wait ends. The digest bookkeeping
+ * has indexes of its own, so that no step of a trigger, a clock move or a cancel scans every
+ * job: the waiting digests by subscriber and workflow, the jobs merged into each main digest.
  */
-/**
- * When a delayed job's wait ends, as a time: compared as text, a date past the year 9999
- * (`+010000-…`) would sort before every four-digit year and run at once.
- */
-const dueTime = (job: Job) => (job.dueAt === undefined ? -Infinity : Date.parse(job.dueAt))
-
 export function createNotificationStore(initial: readonly Notification[] = []) {
   const byId = new Map<string, Notification>()
   const byTransaction = new Map<string, Notification[]>()
@@ -113,20 +110,53 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     for (const job of notification.jobs) jobsById?.set(job._id, { job, notification })
   }
   const order: Notification[] = []
+  /** Where each notification stands in `order`: merged jobs are listed in that order. */
+  const position = new WeakMap<Notification, number>()
   /** Delayed jobs, earliest wait end first. */
-  let waiting: Job[] = []
+  const waiting = createDueQueue<Job>()
+  /** The delayed digest jobs of each subscriber and workflow, which later triggers merge into. */
+  const waitingDigests = new Map<string, Set<Job>>()
+  /** The digest jobs merged into each main digest, by its id (some may since have moved on). */
+  const mergedDigests = new Map<string, Job[]>()
+  /** Notifications by subscriber and workflow, made when a backoff digest first asks. */
+  let bySubscriberWorkflow: Map<string, Notification[]> | undefined
+  const pairKey = (subscriberId: string, templateId: string) => `${subscriberId}\0${templateId}`
+  const indexPair = (notification: Notification) => {
+    const key = pairKey(notification._subscriberId, notification._templateId)
+    const list = bySubscriberWorkflow?.get(key)
+    if (list) list.push(notification)
+    else bySubscriberWorkflow?.set(key, [notification])
+  }
 
   function schedule(job: Job) {
     if (job.dueAt === undefined) return
-    const at = dueTime(job)
-    let index = waiting.length
-    while (index > 0 && dueTime(waiting[index - 1] as Job) > at) index--
-    waiting.splice(index, 0, job)
+    waiting.add(job, Date.parse(job.dueAt))
+    if (job.type !== 'digest') return
+    const key = pairKey(job._subscriberId, job._templateId)
+    const digests = waitingDigests.get(key)
+    if (digests) digests.add(job)
+    else waitingDigests.set(key, new Set([job]))
+  }
+
+  function unschedule(job: Job) {
+    waiting.remove(job)
+    if (job.type !== 'digest') return
+    const key = pairKey(job._subscriberId, job._templateId)
+    const digests = waitingDigests.get(key)
+    if (digests?.delete(job) && !digests.size) waitingDigests.delete(key)
+  }
+
+  function noteMerged(job: Job) {
+    if (job.type !== 'digest' || job.status !== 'merged' || !job._mergedDigestId) return
+    const list = mergedDigests.get(job._mergedDigestId)
+    if (list) list.push(job)
+    else mergedDigests.set(job._mergedDigestId, [job])
   }
 
   function add(notification: Notification) {
     if (byId.has(notification._id)) throw duplicateId('notifications', notification._id)
     byId.set(notification._id, notification)
+    position.set(notification, order.length)
     order.push(notification)
     const same = byTransaction.get(notification.transactionId)
     // A new array of the exact length: one pushed to grows room for seventeen.
@@ -135,10 +165,19 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
       same ? same.concat([notification]) : [notification]
     )
     if (jobsById) indexJobs(notification)
-    for (const job of notification.jobs) if (job.status === 'delayed') schedule(job)
+    if (bySubscriberWorkflow) indexPair(notification)
+    for (const job of notification.jobs) {
+      if (job.status === 'delayed') schedule(job)
+      noteMerged(job)
+    }
     return notification
   }
   initial.forEach(add)
+
+  const positionOf = (job: Job) => {
+    const notification = byId.get(job._notificationId)
+    return (notification && position.get(notification)) ?? 0
+  }
 
   return {
     add,
@@ -155,6 +194,14 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
       }
       return jobsById.get(id)
     },
+    /** The subscriber's notifications of the workflow (internal ids), oldest first. */
+    ofSubscriberWorkflow(subscriberId: string, templateId: string): readonly Notification[] {
+      if (!bySubscriberWorkflow) {
+        bySubscriberWorkflow = new Map()
+        order.forEach(indexPair)
+      }
+      return bySubscriberWorkflow.get(pairKey(subscriberId, templateId)) ?? []
+    },
 
     /** Marks the job delayed until `dueAt`. */
     delay(job: Job, dueAt: string) {
@@ -163,19 +210,46 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
       schedule(job)
     },
     /** Takes a job off the waiting list (it ran, or was canceled). */
-    unschedule(job: Job) {
-      waiting = waiting.filter((j) => j !== job)
-    },
+    unschedule,
     /** The earliest delayed job whose wait ended at `now`, taken off the list. */
     nextDue(now: string): Job | undefined {
-      const first = waiting[0]
-      if (!first || dueTime(first) > Date.parse(now)) return undefined
-      waiting.shift()
+      const job = waiting.takeDue(Date.parse(now))
+      if (job) unschedule(job)
+      return job
+    },
+    pendingCount: () => waiting.size(),
+    /**
+     * The first waiting digest job of the subscriber and workflow (internal ids), in the
+     * waiting list's order, that `matches`.
+     */
+    firstWaitingDigest(
+      subscriberId: string,
+      templateId: string,
+      matches: (job: Job) => boolean
+    ): Job | undefined {
+      let first: Job | undefined
+      for (const job of waitingDigests.get(pairKey(subscriberId, templateId)) ?? [])
+        if (matches(job) && (!first || waiting.before(job, first))) first = job
       return first
     },
-    pendingCount: () => waiting.length,
-    /** The delayed main digest jobs that later triggers may merge into. */
-    waitingJobs: (): readonly Job[] => waiting,
+    /** Marks the job merged into the main digest job `mainId`. */
+    merge(job: Job, mainId: string) {
+      job.status = 'merged'
+      job._mergedDigestId = mainId
+      noteMerged(job)
+    },
+    /** The digest jobs merged into the main digest job `mainId`, in notification order. */
+    mergedInto(mainId: string): Job[] {
+      const list = mergedDigests.get(mainId)
+      if (!list) return []
+      const current = list.filter((j) => j.status === 'merged' && j._mergedDigestId === mainId)
+      if (current.length) mergedDigests.set(mainId, current)
+      else mergedDigests.delete(mainId)
+      return current
+        .map((job, index) => ({ job, index, at: positionOf(job) }))
+        .sort((a, b) => a.at - b.at || a.index - b.index)
+        .map(({ job }) => job)
+    },
 
     /** The feed: newest first (creation order breaks ties), filtered. */
     feed(query: FeedQuery): Notification[] {

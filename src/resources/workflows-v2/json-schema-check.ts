@@ -78,6 +78,61 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return a !== a && b !== b
 }
 
+/**
+ * A text per value, equal for two values exactly when `deepEqual` holds: keys sorted, types
+ * kept apart (`1` and `"1"`), -0 as 0.
+ */
+function canonical(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'number') return String(value)
+  if (value === null || typeof value !== 'object') return `~${String(value)}`
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  const keys = Object.keys(value).sort()
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical((value as SchemaObject)[key])}`).join(',')}}`
+}
+
+/** The item types Ajv hashes duplicates by (`items` of scalar types only), or undefined. */
+function scalarItemTypes(items: unknown): string[] | undefined {
+  if (!isSchemaObject(items) || items.type === undefined) return undefined
+  const types = (Array.isArray(items.type) ? items.type : [items.type]) as string[]
+  return types.length && !types.some((t) => t === 'object' || t === 'array') ? types : undefined
+}
+
+/**
+ * The pair of equal items Ajv reports, found in one pass. Ajv compares every pair (from the
+ * last item down, each with the items before it, nearest first) unless `items` declares scalar
+ * types: then it walks down once, keyed by `String(item)` (strings suffixed when there are
+ * several types), items of other types skipped, and reports an item with the first one above it
+ * it repeats. Its keys live on a plain object, on which `__proto__` never counts as seen.
+ */
+function duplicatePair(
+  data: unknown[],
+  types: string[] | undefined
+): { i: number; j: number } | undefined {
+  if (types) {
+    const seen = new Map<string, number>()
+    for (let i = data.length - 1; i >= 0; i--) {
+      const item = data[i]
+      if (!types.some((type) => hasType(type, item))) continue
+      const key = types.length > 1 && typeof item === 'string' ? `${item}_` : String(item)
+      const j = seen.get(key)
+      if (j !== undefined) return { i, j }
+      if (key !== '__proto__') seen.set(key, i)
+    }
+    return undefined
+  }
+  // The last item equal to an earlier one, with the nearest such earlier item.
+  const last = new Map<string, number>()
+  let found: { i: number; j: number } | undefined
+  data.forEach((item, i) => {
+    const key = canonical(item)
+    const j = last.get(key)
+    if (j !== undefined) found = { i, j }
+    last.set(key, i)
+  })
+  return found
+}
+
 /** Unicode code points, as Ajv counts string lengths. */
 const codePoints = (text: string) => [...text].length
 
@@ -259,19 +314,16 @@ class Checker {
       this.errors.length = before
       if (!found) this.push('contains', path, {}, 'must contain at least 1 valid item(s)')
     }
-    if (schema.uniqueItems === true)
-      for (let i = data.length - 1; i > 0; i--) {
-        const j = data.slice(0, i).findIndex((other) => deepEqual(other, data[i]))
-        if (j !== -1) {
-          this.push(
-            'uniqueItems',
-            path,
-            { i, j },
-            `must NOT have duplicate items (items ## ${j} and ${i} are identical)`
-          )
-          break
-        }
-      }
+    if (schema.uniqueItems === true) {
+      const pair = duplicatePair(data, scalarItemTypes(items))
+      if (pair)
+        this.push(
+          'uniqueItems',
+          path,
+          pair,
+          `must NOT have duplicate items (items ## ${pair.j} and ${pair.i} are identical)`
+        )
+    }
   }
 
   private objectKeywords(schema: SchemaObject, data: SchemaObject, path: string) {

@@ -96,6 +96,44 @@ describe('control schema check (Ajv with allErrors)', () => {
   })
 })
 
+describe('uniqueItems (Ajv 8, checked against Ajv itself)', () => {
+  const duplicate = (schema: Record<string, unknown>, data: unknown[]) =>
+    schemaErrors({ type: 'array', uniqueItems: true, ...schema }, data)
+      .filter((e) => e.keyword === 'uniqueItems')
+      .map((e) => [e.params, e.message])
+
+  test('without item types the last repeated item is named with its nearest twin', () => {
+    expect(duplicate({}, [1, 1, 1])).toEqual([
+      [{ i: 2, j: 1 }, 'must NOT have duplicate items (items ## 1 and 2 are identical)'],
+    ])
+    expect(duplicate({}, [{ a: 1, b: [2] }, 'x', { b: [2], a: 1 }, 'x'])).toEqual([
+      [{ i: 3, j: 1 }, 'must NOT have duplicate items (items ## 1 and 3 are identical)'],
+    ])
+  })
+
+  test('objects differing in a key, and 1 beside "1", are not duplicates', () => {
+    expect(duplicate({}, [{ a: 1 }, { a: 1, b: 2 }, 1, '1', null, 'null', [1], ['1']])).toEqual([])
+  })
+
+  test('with scalar item types Ajv walks down once and names the first item above', () => {
+    expect(duplicate({ items: { type: 'string' } }, ['a', 'b', 'a', 'b'])).toEqual([
+      [{ i: 1, j: 3 }, 'must NOT have duplicate items (items ## 3 and 1 are identical)'],
+    ])
+    expect(duplicate({ items: { type: ['string', 'number'] } }, [1, '1', true, true])).toEqual([])
+  })
+
+  test('100,000 distinct numbers pass, and a repeat after them is found', () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => i)
+    expect(duplicate({}, values)).toEqual([])
+    expect(duplicate({}, [...values, 99_999])).toEqual([
+      [
+        { i: 100_000, j: 99_999 },
+        'must NOT have duplicate items (items ## 99999 and 100000 are identical)',
+      ],
+    ])
+  })
+})
+
 describe('payload schemas', () => {
   test.each([
     ['an object schema', { type: 'object', properties: { a: { type: 'string' } } }, true],
