@@ -10,6 +10,7 @@ import { scenarioRoutes } from './scenario.routes.js'
 import { stateRoutes } from './state.routes.js'
 import { clockRoutes } from './clock.routes.js'
 import { outboxRoutes } from './messages.routes.js'
+import { eventRoutes } from './events.routes.js'
 import { VERSION } from './version.js'
 
 /** Every control-plane route under /__admin. */
@@ -38,6 +39,7 @@ export function adminRoutes(state: MockState): AnyRoute[] {
     ...ruleRoutes(state),
     ...clockRoutes(state),
     ...outboxRoutes(state),
+    ...eventRoutes(state),
   ]
   // One document per generation, built on first read: the scenario may switch it.
   const documents = new Map<string, unknown>()

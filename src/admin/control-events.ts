@@ -8,6 +8,8 @@ export type ControlEvent =
   | { type: 'request'; id: number }
   | { type: 'rules' }
   | { type: 'reset'; apiKey?: string }
+  /** The server is closing: streams end, held requests answer. */
+  | { type: 'closing' }
 
 export type ControlListener = (event: ControlEvent) => void
 

@@ -196,6 +196,7 @@ export function outboxRoutes(state: MockState): AnyRoute[] {
             resolve(json(c, 200, answer(state, query)))
           }
           const unsubscribe = state.events.subscribe((event) => {
+            if (event.type === 'closing') return finish()
             if (event.type !== 'message') return
             if (query.apiKey !== undefined && event.apiKey !== query.apiKey) return
             const message = state.environments.peek(event.apiKey)?.messages.get(event.messageId)
