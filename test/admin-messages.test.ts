@@ -1,14 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createMock } from '../src/mock.js'
 import { request } from './helpers.js'
-import {
-  createWorkflow,
-  GENERATIONS,
-  inApp,
-  sms,
-  trigger,
-  triggerMock,
-} from './trigger-helpers.js'
+import { createWorkflow, GENERATIONS, inApp, sms, trigger, triggerMock } from './trigger-helpers.js'
 
 const KEY = 'outbox-key-123456'
 type Mock = ReturnType<typeof createMock>

@@ -24,6 +24,11 @@ const SETTLE_EVERY_MS = 250
 
 export const MessageFilterSchema = z.object({
   apiKey: z.string().min(1).max(256).optional().meta({ description: "only this key's messages" }),
+  environmentId: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: "only this environment's messages (its _environmentId)" }),
   subscriberId: z.string().max(256).optional(),
   workflow: z.string().max(256).optional().meta({ description: 'the trigger identifier' }),
   transactionId: z.string().max(256).optional(),
@@ -87,11 +92,15 @@ function matches(message: Message, filter: Filter, since: number | undefined): b
 }
 
 /** The environments a filter reads: one key's (if it has one yet), or every live one. */
-function environmentsOf(state: MockState, apiKey: string | undefined): [string, Environment][] {
+function environmentsOf(
+  state: MockState,
+  { apiKey, environmentId }: Pick<Filter, 'apiKey' | 'environmentId'>
+): [string, Environment][] {
   const keys = apiKey === undefined ? state.environments.keys() : [apiKey]
   return keys.flatMap((key) => {
     const env = state.environments.peek(key)
-    return env ? [[key, env] as [string, Environment]] : []
+    if (!env || (environmentId !== undefined && env._environmentId !== environmentId)) return []
+    return [[key, env] as [string, Environment]]
   })
 }
 
@@ -99,7 +108,7 @@ function environmentsOf(state: MockState, apiKey: string | undefined): [string, 
 function search(state: MockState, filter: Filter): Found[] {
   const since = filter.since === undefined ? undefined : Date.parse(filter.since)
   const found: Found[] = []
-  for (const [apiKey, env] of environmentsOf(state, filter.apiKey)) {
+  for (const [apiKey, env] of environmentsOf(state, filter)) {
     env.settle()
     const page = env.messages.list({
       channel: filter.channel,
@@ -110,7 +119,7 @@ function search(state: MockState, filter: Filter): Found[] {
       if (matchesRest(message, filter, since)) found.push({ apiKey, env, message })
   }
   // Each environment's list is newest first already; across keys, by time (stable).
-  if (filter.apiKey === undefined)
+  if (filter.apiKey === undefined && filter.environmentId === undefined)
     found.sort((a, b) =>
       a.message.createdAt < b.message.createdAt
         ? 1
@@ -199,13 +208,16 @@ export function outboxRoutes(state: MockState): AnyRoute[] {
             if (event.type === 'closing') return finish()
             if (event.type !== 'message') return
             if (query.apiKey !== undefined && event.apiKey !== query.apiKey) return
-            const message = state.environments.peek(event.apiKey)?.messages.get(event.messageId)
+            const env = state.environments.peek(event.apiKey)
+            if (query.environmentId !== undefined && env?._environmentId !== query.environmentId)
+              return
+            const message = env?.messages.get(event.messageId)
             if (message && matches(message, query, since)) queueMicrotask(finish)
           })
           const timer = setTimeout(finish, ms)
           // Delays that end on a running clock run when something reads the environment.
           const settler = setInterval(() => {
-            for (const [, env] of environmentsOf(state, query.apiKey)) env.settle()
+            for (const [, env] of environmentsOf(state, query)) env.settle()
           }, SETTLE_EVERY_MS)
           c.req.raw.signal.addEventListener('abort', finish)
         })
