@@ -4,6 +4,12 @@ import { startMock, type RunningMock } from '../../src/server.js'
 import { GENERAL_GROUP_ID } from '../trigger-helpers.js'
 import { launch, shot } from './browser.js'
 
+/** The page's document, inside page.evaluate (the project's types have no DOM). */
+type PageDocument = {
+  cookie: string
+  querySelector(s: string): { getAttribute(n: string): string | null } | null
+}
+
 let browser: Browser
 const mocks: RunningMock[] = []
 const pages: Page[] = []
@@ -206,7 +212,11 @@ test('with ADMIN_TOKEN, the dashboard refuses without its cookie and opens with 
   await page.getByRole('button', { name: 'Open the dashboard' }).click()
   await expect.poll(() => page.locator('#outbox-table').count()).toBe(1)
   // The cookie is HttpOnly: the page's scripts cannot read it.
-  expect(await page.evaluate(() => document.cookie)).toBe('')
+  expect(
+    await page.evaluate(
+      () => (globalThis as unknown as { document: { cookie: string } }).document.cookie
+    )
+  ).toBe('')
   const cookies = await page.context().cookies()
   expect(cookies).toEqual([
     expect.objectContaining({
@@ -256,7 +266,10 @@ test("an email's script does not run, and its remote loads do not happen", async
   expect(await m.admin.countRequests({ path: '/v1/from-*' })).toBe(0)
   // Opened on its own, the preview is still sandboxed by its Content-Security-Policy.
   const direct = await page.evaluate(async () => {
-    const src = document.querySelector('iframe.preview')?.getAttribute('src') ?? ''
+    const src =
+      (globalThis as unknown as { document: PageDocument }).document
+        .querySelector('iframe.preview')
+        ?.getAttribute('src') ?? ''
     return (await fetch(src)).headers.get('content-security-policy')
   })
   expect(direct).toMatch(/^sandbox; default-src 'none'/)
