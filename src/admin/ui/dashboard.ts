@@ -72,6 +72,7 @@ const shell = (title: string, body: unknown) =>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/__admin/ui/assets/dashboard.css" />
       </head>
       ${body}

@@ -35,6 +35,9 @@ async function api(path, init = {}) {
 }
 
 const time = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '')
+/** A row's time: the clock time, the whole timestamp on hover. */
+const timeCell = (iso) =>
+  h('td', { className: 'nowrap', title: time(iso) }, iso ? iso.slice(11, 19) : '')
 const pretty = (value) => JSON.stringify(value, null, 2)
 const debounce = (fn, ms) => {
   let timer
@@ -180,7 +183,7 @@ function outboxView(root) {
                 onclick: () => open(m),
                 onkeydown: (e) => e.key === 'Enter' && open(m),
               },
-              cell(time(m.createdAt), 'nowrap'),
+              timeCell(m.createdAt),
               h('td', {}, h('span', { className: `badge ${m.channel}` }, m.channel)),
               cell(m.subscriber?.subscriberId ?? ''),
               cell(m.templateIdentifier),
@@ -380,7 +383,7 @@ function journalView(root) {
                   className: e.id === state.selected ? 'selected' : '',
                   onclick: () => open(e),
                 },
-                cell(time(e.at), 'nowrap'),
+                timeCell(e.at),
                 cell(e.method, 'mono'),
                 cell(
                   e.path + (Object.keys(e.query ?? {}).length ? `?${query(e.query)}` : ''),
