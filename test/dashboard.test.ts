@@ -91,7 +91,7 @@ describe('without ADMIN_TOKEN', () => {
     const exported = await mock.app.request(`/__admin/ui/environments/${env.environmentId}/state`)
     expect(exported.status).toBe(200)
     expect(exported.headers.get('content-disposition')).toContain('attachment')
-    const state = await exported.json()
+    const state = (await exported.json()) as { messages: unknown[] }
     expect(state.messages).toHaveLength(2)
     const imported = await mock.app.request(`/__admin/ui/environments/${env.environmentId}/state`, {
       method: 'PUT',
