@@ -6,6 +6,10 @@ import { createWorkflow, email, sms, trigger } from './trigger-helpers.js'
 const ORIGIN = 'http://localhost'
 const TOKEN = 'dash-token-42'
 
+interface EnvironmentList {
+  data: { environmentId: string }[]
+}
+
 async function withEmail(options: Record<string, unknown> = {}) {
   const mock = createMock({ scenario: 'empty', ...options })
   const app = options.adminToken ? { request: mock.app.request.bind(mock.app) } : mock.app
@@ -70,7 +74,9 @@ describe('without ADMIN_TOKEN', () => {
 
   test('lists environments with keys redacted, and resets one by its id', async () => {
     const { mock } = await withEmail()
-    const list = await (await mock.app.request('/__admin/ui/environments')).json()
+    const list = (await (
+      await mock.app.request('/__admin/ui/environments')
+    ).json()) as EnvironmentList
     expect(list.data).toEqual([
       expect.objectContaining({
         apiKey: 'te…',
@@ -79,7 +85,7 @@ describe('without ADMIN_TOKEN', () => {
       }),
     ])
     expect(JSON.stringify(list)).not.toContain('test-key')
-    const id = list.data[0].environmentId
+    const id = list.data[0]?.environmentId
     const reset = await mock.app.request(`/__admin/ui/environments/${id}/reset`, { method: 'POST' })
     expect(reset.status).toBe(200)
     expect(await mock.admin.messages()).toEqual([])
@@ -87,7 +93,10 @@ describe('without ADMIN_TOKEN', () => {
 
   test('exports and imports an environment by its id', async () => {
     const { mock } = await withEmail()
-    const [env] = (await (await mock.app.request('/__admin/ui/environments')).json()).data
+    const [env] = (
+      (await (await mock.app.request('/__admin/ui/environments')).json()) as EnvironmentList
+    ).data
+    if (!env) throw new Error('no environment')
     const exported = await mock.app.request(`/__admin/ui/environments/${env.environmentId}/state`)
     expect(exported.status).toBe(200)
     expect(exported.headers.get('content-disposition')).toContain('attachment')
