@@ -60,6 +60,43 @@ const select = (name, options, value) =>
     { name },
     options.map(([v, label]) => h('option', { value: v, selected: v === value }, label))
   )
+/** The × that hides a detail pane. */
+const closeButton = (pane) =>
+  h(
+    'button',
+    {
+      type: 'button',
+      className: 'close',
+      onclick: () => (pane.hidden = true),
+      'aria-label': 'Close',
+    },
+    '×'
+  )
+
+/** A table with its headings over `rows` (a tbody the view fills). */
+const table = (id, headings, rows) =>
+  h(
+    'table',
+    { id },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headings.map((t) => h('th', {}, t))
+      )
+    ),
+    rows
+  )
+
+/** Loads now, then again (debounced) on the control-plane events named, while `when` holds. */
+function liveView(load, ms, types, when = () => true) {
+  const refresh = debounce(load, ms)
+  load()
+  return { onEvent: (type) => types.includes(type) && when() && refresh() }
+}
+
 function showError(where, error) {
   where.replaceChildren(h('p', { className: 'error' }, String(error.message ?? error)))
 }
@@ -114,27 +151,18 @@ function outboxView(root) {
   const list = h(
     'section',
     { className: 'list' },
-    h(
-      'table',
-      { id: 'outbox-table' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          [
-            'Time',
-            'Channel',
-            'Subscriber',
-            'Workflow',
-            'Subject / text',
-            'Transaction',
-            'Status',
-            'Key',
-          ].map((t) => h('th', {}, t))
-        )
-      ),
+    table(
+      'outbox-table',
+      [
+        'Time',
+        'Channel',
+        'Subscriber',
+        'Workflow',
+        'Subject / text',
+        'Transaction',
+        'Status',
+        'Key',
+      ],
       rows
     ),
     pager
@@ -272,16 +300,7 @@ function outboxView(root) {
     )
     body.replaceChildren(tabs[0][1]())
     detail.replaceChildren(
-      h(
-        'button',
-        {
-          type: 'button',
-          className: 'close',
-          onclick: () => (detail.hidden = true),
-          'aria-label': 'Close',
-        },
-        '×'
-      ),
+      closeButton(detail),
       h('h3', {}, messageSummary(m) || m.channel),
       head,
       bar,
@@ -293,13 +312,7 @@ function outboxView(root) {
     'input',
     debounce(() => ((state.page = 0), load()), 200)
   )
-  const refresh = debounce(load, 250)
-  load()
-  return {
-    onEvent(type) {
-      if (type === 'message' || type === 'reset') if (state.page === 0) refresh()
-    },
-  }
+  return liveView(load, 250, ['message', 'reset'], () => state.page === 0)
 }
 
 /* ------------------------------------------------------------------ journal */
@@ -344,20 +357,9 @@ function journalView(root) {
       h(
         'section',
         { className: 'list' },
-        h(
-          'table',
-          { id: 'journal-table' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Time', 'Method', 'Path', 'Status', 'Key', 'Rule', 'Latency'].map((t) =>
-                h('th', {}, t)
-              )
-            )
-          ),
+        table(
+          'journal-table',
+          ['Time', 'Method', 'Path', 'Status', 'Key', 'Rule', 'Latency'],
           rows
         ),
         more
@@ -430,16 +432,7 @@ function journalView(root) {
     )
     detail.replaceChildren(
       ...[
-        h(
-          'button',
-          {
-            type: 'button',
-            className: 'close',
-            onclick: () => (detail.hidden = true),
-            'aria-label': 'Close',
-          },
-          '×'
-        ),
+        closeButton(detail),
         h('h3', {}, `${e.method} ${e.path} → ${e.status}`),
         h('h4', {}, 'Request headers'),
         headers,
@@ -463,13 +456,7 @@ function journalView(root) {
   }
 
   form.addEventListener('input', debounce(load, 200))
-  const refresh = debounce(load, 150)
-  load()
-  return {
-    onEvent(type) {
-      if (type === 'request' || type === 'reset') refresh()
-    },
-  }
+  return liveView(load, 150, ['request', 'reset'])
 }
 
 /* ------------------------------------------------------------------ environments */
@@ -487,30 +474,21 @@ function environmentsView(root) {
     h(
       'section',
       { className: 'list' },
-      h(
-        'table',
-        { id: 'environments-table' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            [
-              'Key',
-              'Environment',
-              'Role',
-              'Generation',
-              'Clock',
-              'Workflows',
-              'Subscribers',
-              'Topics',
-              'Messages',
-              'Waiting',
-              '',
-            ].map((t) => h('th', {}, t))
-          )
-        ),
+      table(
+        'environments-table',
+        [
+          'Key',
+          'Environment',
+          'Role',
+          'Generation',
+          'Clock',
+          'Workflows',
+          'Subscribers',
+          'Topics',
+          'Messages',
+          'Waiting',
+          '',
+        ],
         rows
       )
     ),
@@ -596,13 +574,7 @@ function environmentsView(root) {
     ]
   }
 
-  const refresh = debounce(load, 300)
-  load()
-  return {
-    onEvent(type) {
-      if (type === 'reset' || type === 'message') refresh()
-    },
-  }
+  return liveView(load, 300, ['reset', 'message'])
 }
 
 /* ------------------------------------------------------------------ chaos rules */
@@ -779,13 +751,7 @@ function rulesView(root) {
     }
   }
 
-  const refresh = debounce(load, 200)
-  load()
-  return {
-    onEvent(type) {
-      if (type === 'rules' || type === 'reset' || type === 'request') refresh()
-    },
-  }
+  return liveView(load, 200, ['rules', 'reset', 'request'])
 }
 
 /* ------------------------------------------------------------------ shell */
