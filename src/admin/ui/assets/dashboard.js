@@ -265,13 +265,22 @@ function outboxView(root) {
       tabs.push([
         'Preview',
         () =>
-          h('iframe', {
-            className: 'preview',
-            title: 'Email preview (sandboxed)',
-            sandbox: '',
-            referrerpolicy: 'no-referrer',
-            src: `/__admin/ui/preview/${m._environmentId}/${m._id}`,
-          }),
+          h(
+            'div',
+            {},
+            h(
+              'p',
+              { className: 'hint' },
+              'Scripts and remote loads (images, fonts, styles) are blocked.'
+            ),
+            h('iframe', {
+              className: 'preview',
+              title: 'Email preview (sandboxed)',
+              sandbox: '',
+              referrerpolicy: 'no-referrer',
+              src: `/__admin/ui/preview/${m._environmentId}/${m._id}`,
+            })
+          ),
       ])
       tabs.push(['Source', () => h('pre', {}, r.html)])
       tabs.push(['Text', () => h('pre', {}, r.text)])
