@@ -14,5 +14,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
-  }
+  },
+  // The dashboard's script runs in the browser.
+  { files: ['src/admin/ui/assets/**/*.js'], languageOptions: { globals: { ...globals.browser } } }
 )

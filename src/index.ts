@@ -10,3 +10,9 @@ export {
 } from './admin/client.js'
 export type { RuleView } from './chaos/rules.js'
 export type { JournalEntry, JournalFilter } from './journal/journal.js'
+export type {
+  MessageFilter,
+  OutboxMessage,
+  OutboxPage,
+  RenderedOutput,
+} from './admin/outbox-client.js'

@@ -48,6 +48,8 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     url,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        // Event streams and held requests would keep the server open: they end now.
+        mock.state.events.emit({ type: 'closing' })
         const http = server as Server
         // A keep-alive connection goes idle once its in-flight response is sent: close it then.
         const sweep = setInterval(() => http.closeIdleConnections(), 25)

@@ -20,6 +20,7 @@ import {
   type GenerationName,
 } from './generations/index.js'
 import { createRuleSet, type RuleSet } from './chaos/rules.js'
+import { createControlEvents, type ControlEvents } from './admin/control-events.js'
 
 export interface MockState {
   options: MockOptions
@@ -30,6 +31,8 @@ export interface MockState {
   startedAt: number
   journal: Journal
   rules: RuleSet
+  /** The control plane's events: messages, requests, rules, resets (nothing kept, no listener). */
+  events: ControlEvents
   /** Global latency in ms added to every Novu route (PUT /__admin/latency). */
   latency: number
   /**
@@ -73,10 +76,14 @@ export function createState(
   const registry = createScenarioRegistry(options.scenariosDir)
   const scenario = registry.load(options.scenario, { files: true })
   const source = compileScenario(scenario, options)
+  const events = createControlEvents()
   const environments = createEnvironments(source, {
     maxEnvironments: options.maxEnvironments,
     maxMemoryMb: options.maxMemoryMb,
     journalSize: options.journalSize,
+    onMessage: (apiKey, message) => {
+      if (events.active) events.emit({ type: 'message', apiKey, messageId: message._id })
+    },
   })
   const rules = createRuleSet({
     rng: createRng(`${source.seed}\u0000chaos`),
@@ -92,6 +99,7 @@ export function createState(
     startedAt: Date.now(),
     journal: createJournal(options.journalSize),
     rules,
+    events,
     latency: options.latency,
     newErrorId: () => randomUUID(),
     now: () => environments.source.clock.now(),

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { unauthorized } from '../errors.js'
+import { httpError, unauthorized } from '../errors.js'
 
 export const ADMIN_PREFIX = '/__admin'
 
@@ -24,18 +24,67 @@ export function tokenMatcher(token: string): (sent: string) => boolean {
   }
 }
 
+/** The dashboard's cookie: set once the token was typed into its form. */
+export const ADMIN_COOKIE = 'novu_mock_admin'
+
 /**
- * With a token set, every admin route but health wants `Authorization: Bearer <token>`; Novu
- * routes are unaffected. A step of the request pipeline: throws the 401, or returns.
+ * The cookie's value: a digest of the token, not the token, so that the cookie jar never holds
+ * the token itself. The same token gives the same value, across restarts.
+ */
+export const cookieValueOf = (token: string) =>
+  createHash('sha256').update(`novu-mock dashboard\u0000${token}`).digest('base64url')
+
+/** What a browser may fetch before it has the cookie: the page (its form), its login and assets. */
+const OPEN_PATHS = /^\/__admin\/(health|ui\/?|ui\/login|ui\/assets\/[\w.-]+)$/
+
+/** The cookie sent, if it is the token's. */
+export function cookieMatcher(token: string | undefined): (c: Context) => boolean {
+  if (token === undefined) return () => false
+  const expected = digest(Buffer.from(cookieValueOf(token)))
+  return (c) => {
+    const sent = cookieOf(c.req.header('cookie'), ADMIN_COOKIE)
+    return sent !== undefined && timingSafeEqual(digest(Buffer.from(sent)), expected)
+  }
+}
+
+function cookieOf(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=')
+    if (eq !== -1 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim()
+  }
+  return undefined
+}
+
+/** Whether the request's Origin is the mock's own (scheme, host and port it was reached at). */
+export function sameOrigin(c: Context): boolean {
+  // The server builds the request's URL from its Host header.
+  const origin = c.req.header('origin')
+  return origin !== undefined && origin === new URL(c.req.url).origin
+}
+
+/**
+ * With a token set, every admin route but health (and the dashboard's page, form and assets)
+ * wants `Authorization: Bearer <token>` or the dashboard's cookie; Novu routes are unaffected.
+ * A write carried by the cookie (which a browser sends by itself) must come from the mock's own
+ * origin, and a write from a foreign origin is refused however it is authorised. A step of the
+ * request pipeline: throws the 401 or 403, or returns.
  */
 export function adminGuard(token: string | undefined): (c: Context) => void {
   const matches = token === undefined ? undefined : tokenMatcher(token)
+  const cookieMatches = cookieMatcher(token)
   return function adminGuard(c) {
     // Health stays open: Docker and Kubernetes probes cannot easily carry a token.
-    if (matches !== undefined && c.req.path !== `${ADMIN_PREFIX}/health`) {
-      const header = c.req.header('authorization') ?? ''
-      if (!header.startsWith('Bearer ') || !matches(header.slice(7)))
-        throw unauthorized('Admin routes need "Authorization: Bearer <ADMIN_TOKEN>"')
+    if (matches === undefined || OPEN_PATHS.test(c.req.path)) return
+    const write = c.req.method !== 'GET' && c.req.method !== 'HEAD'
+    if (write && c.req.header('origin') !== undefined && !sameOrigin(c))
+      throw httpError(403, 'Admin writes from another origin are refused')
+    const header = c.req.header('authorization') ?? ''
+    if (header.startsWith('Bearer ') && matches(header.slice(7))) return
+    if (cookieMatches(c)) {
+      if (write && !sameOrigin(c))
+        throw httpError(403, "Admin writes with the dashboard's cookie need the mock's Origin")
+      return
     }
+    throw unauthorized('Admin routes need "Authorization: Bearer <ADMIN_TOKEN>"')
   }
 }

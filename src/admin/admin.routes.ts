@@ -9,6 +9,9 @@ import { HealthSchema } from './admin.schemas.js'
 import { scenarioRoutes } from './scenario.routes.js'
 import { stateRoutes } from './state.routes.js'
 import { clockRoutes } from './clock.routes.js'
+import { outboxRoutes } from './messages.routes.js'
+import { eventRoutes } from './events.routes.js'
+import { uiRoutes } from './ui/ui.routes.js'
 import { VERSION } from './version.js'
 
 /** Every control-plane route under /__admin. */
@@ -36,6 +39,9 @@ export function adminRoutes(state: MockState): AnyRoute[] {
     ...requestRoutes(state),
     ...ruleRoutes(state),
     ...clockRoutes(state),
+    ...outboxRoutes(state),
+    ...eventRoutes(state),
+    ...uiRoutes(state),
   ]
   // One document per generation, built on first read: the scenario may switch it.
   const documents = new Map<string, unknown>()

@@ -1,5 +1,6 @@
 import type { JournalEntry, JournalFilter } from '../journal/journal.js'
 import type { RuleView } from '../chaos/rules.js'
+import { outboxMethods, type MessageFilter } from './outbox-client.js'
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
@@ -156,10 +157,11 @@ export function createAdminClient(options: AdminClientOptions) {
      * expect(await admin.countRequests({ method: 'POST', path: '/v1/workflows' })).toBe(2)
      */
     forKey: (apiKey: string) => scopedClient(apiKey),
+    ...outboxMethods(call),
   }
 
   function scopedClient(apiKey: string) {
-    const own = async <F extends JournalFilter>(filter?: F) => {
+    const own = async <F extends object>(filter?: F & { apiKey?: string }) => {
       if (filter?.apiKey !== undefined && filter.apiKey !== apiKey)
         throw new Error(`this admin client is scoped to one API key: drop filter.apiKey`)
       return { ...filter, apiKey }
@@ -187,6 +189,12 @@ export function createAdminClient(options: AdminClientOptions) {
       clearRequests: () => client.clearRequests(apiKey),
       exportRequests: async (filter?: Omit<JournalFilter, 'apiKey'> & { name?: string }) =>
         client.exportRequests(await own(filter)),
+      messages: async (filter?: Omit<MessageFilter, 'apiKey'>) =>
+        client.messages(await own(filter)),
+      waitForMessage: async (
+        filter?: Omit<MessageFilter, 'apiKey'>,
+        options?: { timeoutMs?: number }
+      ) => client.waitForMessage(await own(filter), options),
     }
   }
 

@@ -83,7 +83,7 @@ function environmentFor(state: MockState, apiKey: string): Environment {
  * body as parsed and before it is validated or built: the import takes the place of the key's
  * current environment, so only the difference has to fit.
  */
-function replaceEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
+export function replaceEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   if (!state.environments.allows(apiKey)) throw strictRefusal()
   const bytes = environmentBytes(raw)
   try {

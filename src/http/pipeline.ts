@@ -6,6 +6,7 @@ import type { MockState } from '../state.js'
 import { ADMIN_PREFIX, adminGuard } from '../admin/admin-auth.js'
 import { applyChaos } from '../chaos/chaos.middleware.js'
 import { recordRequest } from '../journal/journal.middleware.js'
+import { announceRequest } from '../admin/control-events.js'
 import { admitWrite, keepWrite } from '../memory/write-budget.js'
 import { readJsonBody } from './body.js'
 import { renderError } from './render-error.js'
@@ -87,7 +88,8 @@ export function createPipeline(
   return function serve(c: Context<AppEnv>, spec: AnyRoute | undefined): Answer {
     const started = performance.now()
     const done = (res: Response) => {
-      recordRequest(state, c, res.status, started)
+      const id = recordRequest(state, c, res.status, started)
+      if (state.events.active) announceRequest(state.events, c.req, res.status, id)
       return res
     }
     const failed = (error: unknown) => done(renderError(c, state, error))

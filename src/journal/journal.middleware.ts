@@ -171,18 +171,18 @@ class RequestFacts {
 /**
  * Records one request once its answer is known: what the entry needs is taken now, turning it
  * into the entry waits for someone to read it. Admin requests are not recorded, so reading the
- * journal does not change it.
+ * journal does not change it. Returns the entry's id, when one was recorded.
  */
 export function recordRequest(
   state: MockState,
   c: Context<AppEnv>,
   responseStatus: number,
   started: number
-): void {
+): number | undefined {
   if (state.logger.enabled('debug')) logRequest(state, c, responseStatus, started)
-  if (state.journal.capacity === 0) return
+  if (state.journal.capacity === 0) return undefined
   const { method, path, url } = c.req
-  if (path.startsWith('/__admin')) return
+  if (path.startsWith('/__admin')) return undefined
   const raw = c.get('rawBody')
   const key = apiKeyOf(c)
   const rule = c.get('rule')
@@ -216,5 +216,5 @@ export function recordRequest(
   texts[HEADERS_TEXT] = typeof headers === 'string' ? headers : undefined
   texts[KEY_TEXT] = key
   texts[BODY_TEXT] = raw === undefined ? undefined : bodyHead(raw)
-  state.journal.recordReusing(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
+  return state.journal.recordReusing(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
 }

@@ -6,6 +6,7 @@ import {
   type Role,
 } from './environment.js'
 import type { ScenarioData } from '../scenarios/schema.js'
+import type { Message } from '../resources/messages/messages.store.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import {
   createMemoryBudget,
@@ -42,6 +43,8 @@ export interface EnvironmentsOptions {
   maxMemoryMb?: number
   /** Journal entries the budget keeps room for. */
   journalSize?: number
+  /** Told of every message an environment's steps create (the control plane's events). */
+  onMessage?: (apiKey: string, message: Message) => void
 }
 
 /** What a source costs: its records, held once, and each environment built from it. */
@@ -164,6 +167,8 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
 
   /** Lets the environment's own writes (a trigger's records) ask the budget and grow its footprint. */
   function wire(apiKey: string, env: Environment): Environment {
+    const { onMessage } = options
+    if (onMessage) env.messages.watch((message) => onMessage(apiKey, message))
     env.memory = {
       admit: (bytes, what) => budget.admit(bytes, what),
       grow(bytes) {

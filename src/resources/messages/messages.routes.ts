@@ -15,7 +15,8 @@ import {
 const tags = ['Messages']
 const MAX_MESSAGE_LIMIT = 1000
 
-const render = (m: Message, rules: MessagesRules) => ({
+/** A message as `GET /v1/messages` lists it. */
+export const renderMessage = (m: Message, rules: MessagesRules) => ({
   ...m,
   subscriber: rules.subscriber(m.subscriber),
   actorSubscriber: null,
@@ -68,7 +69,7 @@ export const messageRoutes = [
           const matching = env.messages.list({ channel, subscriberId, transactionIds })
           const size = Math.abs(Math.trunc(limit))
           const start = Math.trunc(page * limit)
-          const data = matching.slice(start, start + size).map((m) => render(m, rules))
+          const data = matching.slice(start, start + size).map((m) => renderMessage(m, rules))
           const totalCount = matching.totalCount
           return JSON.stringify({
             page,

@@ -174,6 +174,8 @@ export function createMessageStore(
   const bySubscriber = new Map<string, Ordered>()
   /** Counts the writes: an answer built from the store holds while this stays the same. */
   let version = 0
+  /** Told of each message added (the control plane's events); one check when none is set. */
+  let onAdd: ((message: Message) => void) | undefined
 
   const indexOf = (map: Map<string, Ordered>, key: string) => {
     let index = map.get(key)
@@ -206,6 +208,7 @@ export function createMessageStore(
       byTransaction.set(message.transactionId, same ? appended(same, message) : [message])
     }
     if (!message.deleted) index(message)
+    if (onAdd) onAdd(message)
   }
   initial.forEach(add)
 
@@ -229,6 +232,12 @@ export function createMessageStore(
 
   return {
     add,
+    /** Sets (or, with undefined, clears) the one listener told of each message added. */
+    watch(listener: ((message: Message) => void) | undefined) {
+      onAdd = listener
+    },
+    /** One message by id, deleted or not. */
+    get: (id: string): Message | undefined => byId.get(id),
     /** How many writes the store has seen. */
     version: () => version,
     all: (): Message[] => [...byId.values()],
