@@ -52,12 +52,14 @@ const HEAP_NUMBER = 16
 
 const isSmallInteger = (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 30
 
-function stringBytes(text: string): number {
-  // A string holding any character past Latin-1 is stored with two bytes per character.
+/** The characters of a text as V8 holds them: two bytes each when any is past Latin-1. */
+export function textBytes(text: string): number {
   // eslint-disable-next-line no-control-regex
   const wide = /[^\u0000-\u00ff]/.test(text)
-  return STRING + text.length * (wide ? 2 : 1)
+  return text.length * (wide ? 2 : 1)
 }
+
+const stringBytes = (text: string) => STRING + textBytes(text)
 
 /**
  * The heap a parsed JSON (or YAML) value takes, walked without recursion so that deep nesting

@@ -140,8 +140,25 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
   }
   initial.forEach(add)
 
+  /** Forgets a notification and its jobs (a refused trigger's, taken back): from the newest. */
+  function discard(notification: Notification) {
+    if (byId.get(notification._id) !== notification) return
+    byId.delete(notification._id)
+    const at = order.lastIndexOf(notification)
+    if (at !== -1) order.splice(at, 1)
+    const rest = (byTransaction.get(notification.transactionId) ?? []).filter(
+      (n) => n !== notification
+    )
+    if (rest.length) byTransaction.set(notification.transactionId, rest)
+    else byTransaction.delete(notification.transactionId)
+    for (const job of notification.jobs) jobsById?.delete(job._id)
+    if (notification.jobs.some((job) => waiting.includes(job)))
+      waiting = waiting.filter((job) => !notification.jobs.includes(job))
+  }
+
   return {
     add,
+    discard,
     get: (id: string) => byId.get(id),
     all: (): Notification[] => order.slice(),
     size: () => order.length,
