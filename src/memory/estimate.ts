@@ -150,11 +150,15 @@ const V2_STEP_BYTES = 5_000
  * document, a workflow (with its steps' templates) or a smaller one.
  */
 export function writeBytes(body: unknown, path: string): number {
+  return jsonHeapBytes(body) + documentBytes(body, path)
+}
+
+/** What a written document keeps beside the body's own values: its record, its steps. */
+export function documentBytes(body: unknown, path: string): number {
   const steps = lengthOf(body, 'steps')
-  const built = !isWorkflowPath(path)
+  return !isWorkflowPath(path)
     ? BUILT_BYTES.subscribers
     : path.startsWith('/v2/')
       ? V2_WORKFLOW_BYTES + steps * V2_STEP_BYTES
       : BUILT_BYTES.workflows + steps * STEP_BYTES
-  return jsonHeapBytes(body) + built
 }
