@@ -50,12 +50,21 @@ describe.each(GENERATIONS)('%s', (generation) => {
       payload: { items: [] },
     })
     expect(known.status).toBe(201)
+    // Messages by transaction are indexed once a client asks for them: the index forgets too.
+    await request(mock.app, 'GET', '/v1/messages?transactionId=refused')
     const before = await snapshot(mock)
     const to = [{ subscriberId: 'known', firstName: 'New' }, ...recipients(600)]
-    const res = await trigger(mock.app, { name: wf.identifier, to, payload: { items: ITEMS } })
+    const res = await trigger(mock.app, {
+      name: wf.identifier,
+      to,
+      payload: { items: ITEMS },
+      transactionId: 'refused',
+    })
     expect(res.status).toBe(403)
     expect(res.body.message).toMatch(BUDGET)
     expect(await snapshot(mock)).toBe(before)
+    const left = await request(mock.app, 'GET', '/v1/messages?transactionId=refused')
+    expect(left.body.data).toEqual([])
     const budget = mock.state.environments.budget
     expect(budget.used()).toBeLessThanOrEqual(budget.limit)
     const other = await request(mock.app, 'GET', '/v1/subscribers', { key: 'other-key' })

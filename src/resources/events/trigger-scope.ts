@@ -120,8 +120,8 @@ export class TriggerScope {
   /** Takes back what the trigger wrote, newest first. */
   revert() {
     const { env } = this
-    for (const message of this.messages) env.messages.remove(message._id, '', true)
-    for (const notification of this.notifications.reverse()) env.notifications.discard(notification)
+    env.messages.discard(this.messages)
+    env.notifications.discard(this.notifications)
     for (const [subscriber, fields] of this.previous) {
       const record = subscriber as unknown as Obj
       for (const key of Object.keys(record)) if (!(key in fields)) delete record[key]

@@ -82,6 +82,9 @@ export interface Notification {
   [field: string]: unknown
 }
 
+/** The length from which a transaction's list of notifications is pushed to, not copied. */
+const PUSHED_FROM = 16
+
 export interface FeedQuery {
   channels?: string[]
   templates?: string[]
@@ -129,31 +132,44 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     byId.set(notification._id, notification)
     order.push(notification)
     const same = byTransaction.get(notification.transactionId)
-    // A new array of the exact length: one pushed to grows room for seventeen.
-    byTransaction.set(
-      notification.transactionId,
-      same ? same.concat([notification]) : [notification]
-    )
+    // A short list is copied to a new array of the exact length (one pushed to grows room for
+    // seventeen); a long one, a trigger's fan-out, is pushed to: copying it made a trigger to
+    // n recipients take n² steps.
+    if (same && same.length >= PUSHED_FROM) same.push(notification)
+    else
+      byTransaction.set(
+        notification.transactionId,
+        same ? same.concat([notification]) : [notification]
+      )
     if (jobsById) indexJobs(notification)
     for (const job of notification.jobs) if (job.status === 'delayed') schedule(job)
     return notification
   }
   initial.forEach(add)
 
-  /** Forgets a notification and its jobs (a refused trigger's, taken back): from the newest. */
-  function discard(notification: Notification) {
-    if (byId.get(notification._id) !== notification) return
-    byId.delete(notification._id)
-    const at = order.lastIndexOf(notification)
-    if (at !== -1) order.splice(at, 1)
-    const rest = (byTransaction.get(notification.transactionId) ?? []).filter(
-      (n) => n !== notification
-    )
-    if (rest.length) byTransaction.set(notification.transactionId, rest)
-    else byTransaction.delete(notification.transactionId)
-    for (const job of notification.jobs) jobsById?.delete(job._id)
-    if (notification.jobs.some((job) => waiting.includes(job)))
-      waiting = waiting.filter((job) => !notification.jobs.includes(job))
+  /** Forgets notifications and their jobs (a refused trigger's, taken back), in one pass. */
+  function discard(notifications: readonly Notification[]) {
+    const doomed = new Set(notifications.filter((n) => byId.get(n._id) === n))
+    if (!doomed.size) return
+    const jobs = new Set<Job>()
+    const transactions = new Set<string>()
+    for (const notification of doomed) {
+      byId.delete(notification._id)
+      transactions.add(notification.transactionId)
+      for (const job of notification.jobs) {
+        jobs.add(job)
+        jobsById?.delete(job._id)
+      }
+    }
+    let kept = 0
+    for (const notification of order) if (!doomed.has(notification)) order[kept++] = notification
+    order.length = kept
+    for (const transactionId of transactions) {
+      const rest = (byTransaction.get(transactionId) ?? []).filter((n) => !doomed.has(n))
+      if (rest.length) byTransaction.set(transactionId, rest)
+      else byTransaction.delete(transactionId)
+    }
+    if (waiting.some((job) => jobs.has(job))) waiting = waiting.filter((job) => !jobs.has(job))
   }
 
   return {
