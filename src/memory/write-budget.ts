@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
 import type { Environment } from '../tenancy/environment.js'
-import { documentBytes, isWorkflowPath, jsonHeapBytes, writeBytes } from './estimate.js'
+import { documentBytes, isWorkflowPath, jsonHeapBytes, valueBytes, writeBytes } from './estimate.js'
 
 /**
  * Writes keep what they were sent (a workflow body may be 20 MB): each one is checked against
@@ -51,8 +51,8 @@ function updated(body: unknown, path: string): CountedWrite {
   const sizes = new Map<string, number>()
   if (body !== null && typeof body === 'object' && !Array.isArray(body))
     for (const [field, value] of Object.entries(body))
-      sizes.set(field, jsonHeapBytes(value) + 24 + field.length)
-  else sizes.set('', jsonHeapBytes(body))
+      sizes.set(field, valueBytes(jsonHeapBytes(value) + 24 + field.length, path))
+  else sizes.set('', valueBytes(jsonHeapBytes(body), path))
   sizes.set(DOCUMENT, documentBytes(body, path))
   let bytes = 0
   for (const size of sizes.values()) bytes += size
