@@ -90,31 +90,29 @@ describe.each(GENERATIONS)('%s', (generation) => {
     expect((await request(mock.app, 'GET', '/v1/subscribers/s0')).status).not.toBe(200)
   })
 
-  test('one trigger request renders at most 200,000 loop iterations: past them a 400 names the limit', async () => {
-    const mock = smallMock(generation, 256)
-    const wf = await createWorkflow(mock.app, 'Loop', [inApp('{{#each items}}x{{/each}}')])
-    const before = await snapshot(mock)
-    const res = await trigger(mock.app, {
-      name: wf.identifier,
-      to: recipients(201),
+  test.each([
+    {
+      limit: '200,000 loop iterations',
+      content: '{{#each items}}x{{/each}}',
+      recipients: 201,
       payload: { items: Array.from({ length: 1000 }, (_, i) => i) },
-    })
-    expect(res.status).toBe(400)
-    expect(res.body.message).toMatch(/renders more than 200000 loop iterations.*novu-mock's limit/)
-    expect(await snapshot(mock)).toBe(before)
-  })
-
-  test('one trigger request writes at most 32 MB of rendered text: past it a 400 names the limit', async () => {
-    const mock = smallMock(generation, 256)
-    const wf = await createWorkflow(mock.app, 'Loop', [inApp('{{#each items}}{{../big}}{{/each}}')])
-    const before = await snapshot(mock)
-    const res = await trigger(mock.app, {
-      name: wf.identifier,
-      to: recipients(40),
+      message: /renders more than 200000 loop iterations.*novu-mock's limit/,
+    },
+    {
+      limit: '32 MB of rendered text',
+      content: '{{#each items}}{{../big}}{{/each}}',
+      recipients: 40,
       payload: { items: [1, 2, 3, 4, 5, 6, 7, 8, 9], big: 'y'.repeat(100_000) },
-    })
+      message: /renders more than 33554432 characters.*novu-mock's limit/,
+    },
+  ])('one trigger request renders at most $limit: past it a 400 names the limit', async (one) => {
+    const mock = smallMock(generation, 256)
+    const wf = await createWorkflow(mock.app, 'Loop', [inApp(one.content)])
+    const before = await snapshot(mock)
+    const to = recipients(one.recipients)
+    const res = await trigger(mock.app, { name: wf.identifier, to, payload: one.payload })
     expect(res.status).toBe(400)
-    expect(res.body.message).toMatch(/renders more than 33554432 characters.*novu-mock's limit/)
+    expect(res.body.message).toMatch(one.message)
     expect(await snapshot(mock)).toBe(before)
   })
 

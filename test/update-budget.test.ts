@@ -24,6 +24,10 @@ interface Update {
 
 const both: GenerationName[] = ['2026-08', '2024-10']
 const v2Step = (body: string) => ({ name: 'In app', type: 'in_app', controlValues: { body } })
+const createV2Workflow = (app: Requestable, i: number) =>
+  request(app, 'POST', '/v2/workflows', {
+    body: { name: `W${i}`, workflowId: `w${i}`, steps: [v2Step('x')] },
+  })
 
 const UPDATES: Update[] = [
   {
@@ -64,10 +68,7 @@ const UPDATES: Update[] = [
     route: 'PUT /v2/workflows/:workflowId',
     size: LARGE,
     generations: ['2026-08'],
-    create: (app, i) =>
-      request(app, 'POST', '/v2/workflows', {
-        body: { name: `W${i}`, workflowId: `w${i}`, steps: [v2Step('x')] },
-      }),
+    create: createV2Workflow,
     update: (app, i, text) =>
       request(app, 'PUT', `/v2/workflows/w${i}`, {
         body: { name: `W${i}`, steps: [v2Step(text)] },
@@ -77,10 +78,7 @@ const UPDATES: Update[] = [
     route: 'PATCH /v2/workflows/:workflowId',
     size: LARGE,
     generations: ['2026-08'],
-    create: (app, i) =>
-      request(app, 'POST', '/v2/workflows', {
-        body: { name: `W${i}`, workflowId: `w${i}`, steps: [v2Step('x')] },
-      }),
+    create: createV2Workflow,
     update: (app, i, text) =>
       request(app, 'PATCH', `/v2/workflows/w${i}`, {
         body: { payloadSchema: { type: 'object', description: text } },
