@@ -289,8 +289,8 @@ function safeWait(step: WorkflowStep, command: TriggerCommand): number {
 /**
  * Runs a processed trigger through the worker's steps. The memory budget is asked before the
  * first write, and again by each message that renders longer than its template; the request's
- * render allowance (render-work.ts) by each render. A trigger either refuses before it ends
- * takes back what it wrote: it changes nothing.
+ * render allowance (render-work.ts) by each render. A trigger refused (or failing) on the way
+ * takes back what it wrote, and changes nothing.
  */
 export function runTrigger(env: Environment, command: TriggerCommand): void {
   const rules = env.generation.events
