@@ -22,7 +22,7 @@ const under = (path: string, prefix: string) =>
 /**
  * Every request's way through the mock, as one function per request rather than a stack of
  * middleware: the journal around it all, the admin token on `/__admin`, chaos rules and latency
- * on `/v1` and `/v2`, the JSON body, the memory budget of creates, then the route (or Express's
+ * on `/v1` and `/v2`, the JSON body, the memory budget of writes, then the route (or Express's
  * 404). Each step is the middleware it replaces, in the same order, with the same effects; a
  * failure anywhere is rendered in the generation's error shape where it happens. A request that
  * reads no body and meets no rule stays synchronous: Hono and @hono/node-server then answer it
@@ -41,12 +41,12 @@ export function createPipeline(
     return runRoute(c, spec, authenticate, generationOf)
   }
 
-  /** The memory budget of creates on `/v1` and `/v2`, then the route. */
+  /** The memory budget of writes on `/v1` and `/v2`, then the route. */
   function budgeted(c: Context<AppEnv>, spec: AnyRoute | undefined, novu: boolean): Answer {
-    const bytes = novu ? admitWrite(state, c) : undefined
-    if (bytes === undefined) return route(c, spec)
+    const write = novu ? admitWrite(state, c) : undefined
+    if (write === undefined) return route(c, spec)
     const kept = (res: Response) => {
-      keepWrite(state, c, res.status, bytes)
+      keepWrite(state, c, res.status, write)
       return res
     }
     const answer = route(c, spec)

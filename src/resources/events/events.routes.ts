@@ -12,6 +12,7 @@ import {
 } from './events.schemas.js'
 import { cancelTransaction } from './jobs.js'
 import { parseEvent } from './parse-event.js'
+import { withRenderWork } from './render-work.js'
 import { isObj } from '../../objects.js'
 
 const tags = ['Events']
@@ -65,28 +66,31 @@ export const eventRoutes = [
     handler(c, { env, body }) {
       const rules = env.generation.events
       rules.checkBulkSize(body.events)
-      const results: TriggerResult[] = body.events.map((sent) => {
-        const event = asObject(sent)
-        try {
-          const errors = rules.bulkEventErrors(event)
-          if (errors) throw badRequest(errors)
-          // Bulk passes `payload` as sent (the command requires it) and defaults `overrides`.
-          return parseEvent(env, {
-            name: event.name as string,
-            addressing: 'multicast',
-            to: event.to,
-            payload: asObject(event.payload),
-            overrides: asObject(event.overrides || {}),
-            transactionId: event.transactionId as string | undefined,
-            actor: event.actor,
-            tenant: event.tenant,
-            agentId: event.agentId,
-          })
-        } catch (error) {
-          if (!isKnownError(error)) throw error
-          return rules.bulkError(error, event)
-        }
-      })
+      // The events render on one allowance: the request's, not each event's.
+      const results: TriggerResult[] = withRenderWork(() =>
+        body.events.map((sent) => {
+          const event = asObject(sent)
+          try {
+            const errors = rules.bulkEventErrors(event)
+            if (errors) throw badRequest(errors)
+            // Bulk passes `payload` as sent (the command requires it) and defaults `overrides`.
+            return parseEvent(env, {
+              name: event.name as string,
+              addressing: 'multicast',
+              to: event.to,
+              payload: asObject(event.payload),
+              overrides: asObject(event.overrides || {}),
+              transactionId: event.transactionId as string | undefined,
+              actor: event.actor,
+              tenant: event.tenant,
+              agentId: event.agentId,
+            })
+          } catch (error) {
+            if (!isKnownError(error)) throw error
+            return rules.bulkError(error, event)
+          }
+        })
+      )
       return json(c, 201, { data: results })
     },
   }),

@@ -3,6 +3,7 @@ import type { Liquid, Template } from 'liquidjs'
 import type pluralizeType from 'pluralize'
 import { nestingDepth } from '../workflows/document-cast.js'
 import { RenderError } from './render.js'
+import { chargeRender } from './render-work.js'
 
 /**
  * The Liquid engines upstream renders dashboard (v2) workflows with: `liquidjs` as
@@ -383,15 +384,29 @@ export function liquidSession<T>(now: string, work: () => T): T {
 
 /** Renders one Liquid text with the variables (synchronously). */
 export function renderLiquid(text: string, scope: Obj, mode: EscapeMode, now: string): string {
-  return run(now, () => {
-    const engine = engineFor(mode)
-    const out = engine.renderSync(parse(engine, mode, text), scope) as string
-    if (out.length > LIQUID_LIMITS.outputChars)
-      throw new RenderError(
-        `the rendered text is longer than ${LIQUID_LIMITS.outputChars} characters (novu-mock's limit)`
-      )
-    return out
-  })
+  let blocks = 0
+  let chars = 0
+  try {
+    return run(now, () => {
+      const engine = engineFor(mode)
+      const start = current.blocks
+      try {
+        const out = engine.renderSync(parse(engine, mode, text), scope) as string
+        chars = out.length
+        if (out.length > LIQUID_LIMITS.outputChars)
+          throw new RenderError(
+            `the rendered text is longer than ${LIQUID_LIMITS.outputChars} characters (novu-mock's limit)`
+          )
+        return out
+      } finally {
+        // The template itself is one block: what it loops and branches over is the work.
+        blocks = Math.max(0, current.blocks - start - 1)
+      }
+    })
+  } finally {
+    // Outside the render's own errors: past the request's allowance, the request is refused.
+    chargeRender(chars, blocks)
+  }
 }
 
 /** The value of one Liquid expression (`payload.items`), as the Maily loops read it. */

@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars'
 import { formatDate } from './date-format.js'
+import { chargeRender } from './render-work.js'
 
 /**
  * Upstream's CompileTemplate for workflows created over v1: Handlebars with HTML escaping, Novu's
@@ -230,10 +231,13 @@ export function renderTemplate(text: unknown, data: Record<string, unknown>): st
   try {
     out = isPlainText(source) ? source : compile(source)(data, {})
   } catch (error) {
+    // A failed render's loops count against the request's allowance too.
+    chargeRender(0, iterations)
     if (error instanceof RenderError) throw error
     const message = error instanceof Error ? error.message : String(error)
     throw new RenderError(message || `Handlebars message content could not be generated ${error}`)
   }
+  chargeRender(out.length, iterations)
   if (out.length > RENDER_LIMITS.outputChars)
     throw new RenderError(
       `the rendered text is longer than ${RENDER_LIMITS.outputChars} characters (novu-mock's limit)`

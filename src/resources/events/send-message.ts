@@ -9,6 +9,7 @@ import { renderTemplate, RenderError } from './render.js'
 import { NO_ACTION, newMessage } from './message-document.js'
 import { isObj } from '../../objects.js'
 import { copyOf } from './copy-of.js'
+import { admitMessage, recordMessage } from './trigger-scope.js'
 
 type Obj = Record<string, unknown>
 
@@ -45,9 +46,12 @@ const branding = { logo: undefined, color: '#f47373' }
 
 const NO_OVERRIDES: Obj = Object.freeze({})
 
-function store(ctx: SendContext, fields: Obj): Message {
+/** Stores a message once the memory budget holds it; `further`: not the step's first one. */
+function store(ctx: SendContext, fields: Obj, further = false): Message {
+  admitMessage(ctx.env, ctx.job.step, fields, further)
   const message = newMessage(ctx, fields)
   ctx.env.messages.add(message)
+  recordMessage(message)
   addDetail(ctx, 'Message created', 'Pending', fields.providerId as string)
   if (message.status === 'sent')
     addDetail(ctx, 'Message sent', 'Success', fields.providerId as string)
@@ -260,18 +264,22 @@ function sendPerChannel(ctx: SendContext, template: Obj, channel: 'chat' | 'push
         ? (bridge.body as string | undefined) || ''
         : ''
       : renderTemplate(template.content, data)
-    store(ctx, {
-      channel,
-      content,
-      providerId: entry.providerId,
-      ...(channel === 'push'
-        ? {
-            title: bridge ? '' : renderTemplate(template.title ?? '', data),
-            deviceTokens: tokens,
-            overrides: providerOverrides(ctx.job.overrides, 'push', entry.providerId),
-          }
-        : {}),
-    })
+    store(
+      ctx,
+      {
+        channel,
+        content,
+        providerId: entry.providerId,
+        ...(channel === 'push'
+          ? {
+              title: bridge ? '' : renderTemplate(template.title ?? '', data),
+              deviceTokens: tokens,
+              overrides: providerOverrides(ctx.job.overrides, 'push', entry.providerId),
+            }
+          : {}),
+      },
+      sent > 0
+    )
     sent++
   }
   if (!sent) addDetail(ctx, 'Subscriber does not have an active integration', 'Failed')

@@ -9,6 +9,8 @@ import { missingPayloadKeys } from './payload-checks.js'
 import { canWait, runChain, runDue, waitOf } from './jobs.js'
 import { newJob, newNotification, triggerStep, type JobHead } from './records.js'
 import { isObj } from '../../objects.js'
+import { outsideRenderWork, withRenderWork } from './render-work.js'
+import { inTrigger, MESSAGE_BYTES, stepTextBytes, TriggerScope } from './trigger-scope.js'
 
 /**
  * What upstream's worker does with a processed trigger, run before the HTTP answer: recipients
@@ -120,27 +122,12 @@ function broadcastRecipients(
  * What one notification with its jobs and messages keeps, measured on Node 20 and rounded up by
  * a quarter (3.6 kB a recipient with one step, 4.8 kB with two, 7.6 kB with four), plus each
  * message's texts at their templates' length: the budget refuses a trigger it cannot hold
- * before anything is written. Since the records are built by constructors (records.ts) and
+ * before anything is written. What a message renders beyond its template is counted as it is
+ * stored (trigger-scope.ts). Since the records are built by constructors (records.ts) and
  * their indexes made on demand, two steps take 3.7 kB: the figures stay, as a ceiling.
  */
 const NOTIFICATION_BYTES = 1_500
 const JOB_BYTES = 900
-const MESSAGE_BYTES = 700
-
-/** The characters of a step's texts, which its messages hold rendered; by step, measured once. */
-const textsOfStep = new WeakMap<object, number>()
-function stepTextBytes(step: WorkflowStep): number {
-  let bytes = textsOfStep.get(step)
-  if (bytes === undefined) {
-    const { content, subject, title } = (step.template ?? {}) as Obj
-    bytes = 0
-    for (const text of [content, subject, title])
-      if (text !== undefined)
-        bytes += typeof text === 'string' ? text.length : JSON.stringify(text).length
-    textsOfStep.set(step, bytes)
-  }
-  return bytes
-}
 
 function estimate(command: TriggerCommand, recipients: number): number {
   const { active } = stepPlan(command.workflow)
@@ -303,7 +290,9 @@ function safeWait(step: WorkflowStep, command: TriggerCommand): number {
 
 /**
  * Runs a processed trigger through the worker's steps. The memory budget is asked before the
- * first write: a trigger it refuses changes nothing.
+ * first write, and again by each message that renders longer than its template; the request's
+ * render allowance (render-work.ts) by each render. A trigger refused (or failing) on the way
+ * takes back what it wrote, and changes nothing.
  */
 export function runTrigger(env: Environment, command: TriggerCommand): void {
   const rules = env.generation.events
@@ -319,16 +308,26 @@ export function runTrigger(env: Environment, command: TriggerCommand): void {
       : multicastRecipients(env, rules, command, actorId)
   const bytes = estimate(command, (recipients?.length ?? 0) + 1)
   env.memory.admit(bytes, 'the records this trigger creates')
-  const at = env.now()
-  const actor = actorFields ? upsertRecipient(env, actorFields, rules.upsert, at) : undefined
-  for (const recipient of recipients ?? []) {
-    const subscriber = upsertRecipient(env, recipient.define, rules.upsert, at)
-    if (!subscriber) continue
-    const notification = createNotification(env, command, subscriber, recipient, actor, at)
-    env.notifications.add(notification)
-    runChain(env, notification, 0, at)
-    trim(notification)
-  }
-  env.memory.grow(bytes)
-  runDue(env)
+  const scope = new TriggerScope(env, bytes)
+  // What the trigger renders is counted as it is stored (trigger-scope.ts): a refusal on the
+  // way takes back what was written, and the request answers it.
+  withRenderWork(() =>
+    inTrigger(scope, () => {
+      const at = env.now()
+      const actor = actorFields
+        ? upsertRecipient(env, actorFields, rules.upsert, at, scope)
+        : undefined
+      for (const recipient of recipients ?? []) {
+        const subscriber = upsertRecipient(env, recipient.define, rules.upsert, at, scope)
+        if (!subscriber) continue
+        const notification = createNotification(env, command, subscriber, recipient, actor, at)
+        env.notifications.add(notification)
+        scope.added(notification)
+        runChain(env, notification, 0, at)
+        trim(notification)
+      }
+    })
+  )
+  env.memory.grow(scope.bytes)
+  outsideRenderWork(() => runDue(env))
 }

@@ -67,7 +67,16 @@ export interface MessageQuery {
  * A new array of the exact length: one pushed to (or spread into) grows to hold seventeen, and a
  * transaction holds one message per step and subscriber, two often, for as long as it is kept.
  */
-function appended<T>(list: readonly T[], item: T): T[] {
+/**
+ * The list with the item after it: a short list copied to a new array of the exact length (one
+ * pushed to grows room for seventeen), a long one (a trigger's fan-out) pushed to, since copying
+ * it made a transaction of n messages take n² steps.
+ */
+function appended<T>(list: T[], item: T): T[] {
+  if (list.length >= 16) {
+    list.push(item)
+    return list
+  }
   const out = new Array<T>(list.length + 1)
   for (let i = 0; i < list.length; i++) out[i] = list[i] as T
   out[list.length] = item
@@ -263,6 +272,25 @@ export function createMessageStore(
     removeBySubscriber(subscriberInternalId: string) {
       for (const message of [...byId.values()])
         if (message._subscriberId === subscriberInternalId) drop(message, '', true)
+    },
+
+    /** Forgets messages just added (a refused trigger's, taken back), newest first, in one pass. */
+    discard(messages: readonly Message[]) {
+      const doomed = new Set<Message>()
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const message = messages[i] as Message
+        if (byId.get(message._id) !== message) continue
+        doomed.add(message)
+        version++
+        if (!message.deleted) unindex(message)
+        byId.delete(message._id)
+      }
+      if (!byTransaction) return
+      for (const transactionId of new Set([...doomed].map((m) => m.transactionId))) {
+        const rest = (byTransaction.get(transactionId) ?? []).filter((m) => !doomed.has(m))
+        if (rest.length) byTransaction.set(transactionId, rest)
+        else byTransaction.delete(transactionId)
+      }
     },
 
     remove(id: string, at: string, hard: boolean) {

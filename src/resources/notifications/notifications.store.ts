@@ -83,6 +83,9 @@ export interface Notification {
   [field: string]: unknown
 }
 
+/** The length from which a transaction's list of notifications is pushed to, not copied. */
+const PUSHED_FROM = 16
+
 export interface FeedQuery {
   channels?: string[]
   templates?: string[]
@@ -159,11 +162,15 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     position.set(notification, order.length)
     order.push(notification)
     const same = byTransaction.get(notification.transactionId)
-    // A new array of the exact length: one pushed to grows room for seventeen.
-    byTransaction.set(
-      notification.transactionId,
-      same ? same.concat([notification]) : [notification]
-    )
+    // A short list is copied to a new array of the exact length (one pushed to grows room for
+    // seventeen); a long one, a trigger's fan-out, is pushed to: copying it made a trigger to
+    // n recipients take n² steps.
+    if (same && same.length >= PUSHED_FROM) same.push(notification)
+    else
+      byTransaction.set(
+        notification.transactionId,
+        same ? same.concat([notification]) : [notification]
+      )
     if (jobsById) indexJobs(notification)
     if (bySubscriberWorkflow) indexPair(notification)
     for (const job of notification.jobs) {
@@ -179,8 +186,47 @@ export function createNotificationStore(initial: readonly Notification[] = []) {
     return (notification && position.get(notification)) ?? 0
   }
 
+  /** Forgets notifications and their jobs (a refused trigger's, taken back), in one pass. */
+  function discard(notifications: readonly Notification[]) {
+    const doomed = new Set(notifications.filter((n) => byId.get(n._id) === n))
+    if (!doomed.size) return
+    const jobs = new Set<Job>()
+    const transactions = new Set<string>()
+    for (const notification of doomed) {
+      byId.delete(notification._id)
+      transactions.add(notification.transactionId)
+      for (const job of notification.jobs) {
+        jobs.add(job)
+        jobsById?.delete(job._id)
+        unschedule(job)
+        mergedDigests.delete(job._id)
+      }
+    }
+    let kept = 0
+    for (const notification of order)
+      if (!doomed.has(notification)) {
+        position.set(notification, kept)
+        order[kept++] = notification
+      }
+    order.length = kept
+    for (const transactionId of transactions) {
+      const rest = (byTransaction.get(transactionId) ?? []).filter((n) => !doomed.has(n))
+      if (rest.length) byTransaction.set(transactionId, rest)
+      else byTransaction.delete(transactionId)
+    }
+    for (const [mainId, list] of mergedDigests)
+      if (list.some((job) => jobs.has(job)))
+        mergedDigests.set(
+          mainId,
+          list.filter((job) => !jobs.has(job))
+        )
+    // Rebuilt from `order` the next time a backoff digest asks.
+    bySubscriberWorkflow = undefined
+  }
+
   return {
     add,
+    discard,
     get: (id: string) => byId.get(id),
     all: (): Notification[] => order.slice(),
     size: () => order.length,

@@ -122,11 +122,18 @@ function upsertChannels(env: Environment, subscriber: Subscriber, sent: unknown)
  * fields, a known one updated with them (only when something changes). Returns undefined when
  * the worker drops the recipient (an empty id, a field its command refuses).
  */
+/** What a trigger is told of the subscribers it writes, to take them back if it is refused. */
+export interface UpsertWatcher {
+  createdSubscriber(subscriber: Subscriber): void
+  changing(subscriber: Subscriber): void
+}
+
 export function upsertRecipient(
   env: Environment,
   recipient: Obj,
   rules: UpsertRules,
-  at: string
+  at: string,
+  watcher?: UpsertWatcher
 ): Subscriber | undefined {
   const subscriberId = normalizedSubscriberId(recipient.subscriberId)
   if (!subscriberId) return undefined
@@ -143,14 +150,18 @@ export function upsertRecipient(
         createdAt: at,
       })
     )
+    watcher?.createdSubscriber(created)
     upsertChannels(env, created, recipient.channels)
     return created
   }
   const patch = patchFrom(recipient, rules, true)
-  upsertChannels(env, existing, recipient.channels)
   const changed = Object.entries(patch).some(
     ([name, value]) => !same((existing as unknown as Obj)[name], value)
   )
+  const channels = recipient.channels
+  if (watcher && (changed || (Array.isArray(channels) && channels.length)))
+    watcher.changing(existing)
+  upsertChannels(env, existing, channels)
   if (changed) env.subscribers.update(existing, patch, at)
   return existing
 }
