@@ -3,9 +3,9 @@ import type { AppEnv } from '../app-env.js'
 
 /** A request's notes are bounded whatever it sent: this many, each this long at most. */
 const MAX_NOTES = 10
-const MAX_NOTE = 512
-const MAX_NAMES = 10
-const MAX_NAME = 64
+const MAX_NOTE = 1024
+const MAX_NAMES = 5
+const MAX_NAME = 40
 
 /**
  * Tells the client, in the request's journal entry (`notes`) and the log (info), that the mock,
