@@ -55,12 +55,9 @@ export const EntrySchema = z.looseObject({
   status: z.number(),
   durationMs: z.number(),
   matched: z.boolean(),
-  notes: z
-    .array(z.string())
-    .optional()
-    .meta({
-      description: 'what the mock, as Novu, dropped or changed of what was sent, and the fix',
-    }),
+  notes: z.array(z.string()).optional().meta({
+    description: 'what the mock, as Novu, dropped or changed of what was sent, and the fix',
+  }),
 })
 
 export function requestRoutes(state: MockState): AnyRoute[] {
