@@ -28,11 +28,21 @@ async function notesOf(app: Requestable, path: string): Promise<string[] | undef
   return (journal.body.data[0] as { notes?: string[] }).notes
 }
 
-const emailStep = (controlValues: Record<string, unknown>) => ({
-  name: 'Mail',
-  type: 'email',
-  controlValues: { subject: 'Order shipped', ...controlValues },
-})
+/** The `receipt` workflow, written with one email step whose HTML body has this editorType. */
+const receipt = (app: Requestable, editorType: string, method = 'POST') =>
+  request(app, method, method === 'POST' ? '/v2/workflows' : '/v2/workflows/receipt', {
+    body: {
+      name: 'Receipt',
+      ...(method === 'POST' ? { workflowId: 'receipt' } : { origin: 'external' }),
+      steps: [
+        {
+          name: 'Mail',
+          type: 'email',
+          controlValues: { subject: 'Order shipped', body: '<p>Thanks</p>', editorType },
+        },
+      ],
+    },
+  })
 
 test('a v2 create whose workflowId a seeded workflow holds is noted with the name it got', async () => {
   const { app, logged } = mockWithLog()
@@ -79,13 +89,7 @@ test.each(['2024-10', '2026-08'] as const)(
 
 test('an HTML email body under the block editor is noted as emptied, with the editorType to send', async () => {
   const { app, logged } = mockWithLog()
-  const res = await request(app, 'POST', '/v2/workflows', {
-    body: {
-      name: 'Receipt',
-      workflowId: 'receipt',
-      steps: [emailStep({ body: '<p>Thanks</p>', editorType: 'block' })],
-    },
-  })
+  const res = await receipt(app, 'block')
   expect(res.status).toBe(201)
   const [note] = (await notesOf(app, '/v2/workflows')) ?? []
   expect(note).toContain('steps[0].controlValues.body was stored empty')
@@ -98,13 +102,7 @@ test('the same HTML body replaced through PUT is noted too', async () => {
   await request(app, 'POST', '/v2/workflows', {
     body: { name: 'Receipt', workflowId: 'receipt', steps: [] },
   })
-  const res = await request(app, 'PUT', '/v2/workflows/receipt', {
-    body: {
-      name: 'Receipt',
-      origin: 'external',
-      steps: [emailStep({ body: '<p>Thanks</p>', editorType: 'block' })],
-    },
-  })
+  const res = await receipt(app, 'block', 'PUT')
   expect(res.status).toBe(200)
   expect((await notesOf(app, '/v2/workflows/receipt'))?.[0]).toContain(
     'steps[0].controlValues.body was stored empty'
@@ -113,13 +111,7 @@ test('the same HTML body replaced through PUT is noted too', async () => {
 
 test('an HTML email body sent with editorType html is kept and leaves no note', async () => {
   const { app } = mockWithLog()
-  const res = await request(app, 'POST', '/v2/workflows', {
-    body: {
-      name: 'Receipt',
-      workflowId: 'receipt',
-      steps: [emailStep({ body: '<p>Thanks</p>', editorType: 'html' })],
-    },
-  })
+  const res = await receipt(app, 'html')
   expect(res.status).toBe(201)
   expect(await notesOf(app, '/v2/workflows')).toBeUndefined()
 })
