@@ -4,7 +4,10 @@
 # exit code 0. Run as root from anywhere; safe to re-run (the tag is rebuilt, the container
 # is always removed).
 #
-# Environment: IMAGE=novu-mock:ci  HOST_PORT=14000
+# Every wait is bounded (BUILD_TIMEOUT, HEALTH_TIMEOUT, STOP_TIMEOUT, curl -m) and a timeout fails
+# with a message naming the step; no check pipes a command into `grep -q` (see the banner check).
+#
+# Environment: IMAGE=novu-mock:ci  HOST_PORT=14000  BUILD_TIMEOUT=900
 #              DOCKER_LOCAL=<path to docker-local.sh, default ../shared/tools/docker-local.sh
 #                            beside the checkout>
 set -euo pipefail
@@ -19,11 +22,24 @@ AUTH="Authorization: ApiKey docker-smoke"
 export HEALTH_PATH=/__admin/health
 export HEALTH_TIMEOUT=${HEALTH_TIMEOUT:-60}
 export STOP_TIMEOUT=${STOP_TIMEOUT:-10}
+BUILD_TIMEOUT=${BUILD_TIMEOUT:-900}
+# docker-local.sh bounds its own waits by these; the margins cover podman's own calls around them.
+START_LIMIT=$((HEALTH_TIMEOUT + 60))
+STOP_LIMIT=$((STOP_TIMEOUT + 60))
 
 log() { printf '[docker-smoke] %s\n' "$*" >&2; }
 die() { printf '[docker-smoke] FAILED: %s\n' "$*" >&2; exit 1; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# bounded SECONDS WHAT CMD...: runs CMD, killed after SECONDS (SIGTERM, then SIGKILL 5 s later);
+# a timeout fails the run with a message naming WHAT and the limit, any other status is returned.
+bounded() {
+  local limit=$1 what=$2 rc=0
+  shift 2
+  timeout -k 5 "$limit" "$@" || rc=$?
+  if ((rc == 124 || rc == 137)); then die "$what did not finish within ${limit}s"; fi
+  return "$rc"
+}
 
 [ -f "$DOCKER_LOCAL" ] || die "docker-local.sh not found at $DOCKER_LOCAL (set DOCKER_LOCAL)"
 [ "$(id -u)" = 0 ] || die "run as root (docker-local.sh uses rootful Podman)"
@@ -67,7 +83,7 @@ cleanup() {
   if ((rc != 0)); then
     if [ -n "$CID" ]; then
       log "logs of ${CID:0:12}:"
-      podman logs --tail 50 "$CID" >&2 2>&1 || true
+      timeout -k 5 30 podman logs --tail 50 "$CID" >&2 2>&1 || true
     fi
     remove_ours
   fi
@@ -103,7 +119,7 @@ T_ALL=$(now)
 # ---- build
 t=$(now)
 log "building $IMAGE with $DOCKER_LOCAL"
-bash "$DOCKER_LOCAL" build "$IMAGE" >/dev/null
+bounded "$BUILD_TIMEOUT" "building $IMAGE" bash "$DOCKER_LOCAL" build "$IMAGE" >/dev/null
 BUILD_S=$(secs "$t")
 SIZE_B=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 SIZE_MB=$(awk -v b="$SIZE_B" 'BEGIN { printf "%.1f", b / 1000000 }')
@@ -113,10 +129,10 @@ log "built $IMAGE in ${BUILD_S}s, size ${SIZE_MB} MB ($SIZE_B bytes; ${APP_MB} M
 
 # ---- start (waits for the image's HEALTHCHECK and GET /__admin/health)
 t=$(now)
-CID=$(bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+CID=$(bounded "$START_LIMIT" "starting $IMAGE" bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
 START_S=$(secs "$t")
 log "container ${CID:0:12} healthy in ${START_S}s"
-podman inspect --format 'user={{.Config.User}} health={{.State.Health.Status}}' "$CID" | sed 's/^/[docker-smoke] /' >&2
+log "$(bounded 30 "podman inspect" podman inspect --format 'user={{.Config.User}} health={{.State.Health.Status}}' "$CID")"
 
 # ---- requests
 # json_get EXPR: evaluates a JS expression on the JSON read from stdin (as `j`), prints it.
@@ -140,7 +156,7 @@ REQ_S=$(secs "$t")
 
 # ---- stop: SIGTERM, exit code 0 required (docker-local.sh stop fails otherwise)
 t=$(now)
-bash "$DOCKER_LOCAL" stop "$CID"
+bounded "$STOP_LIMIT" "stopping ${CID:0:12}" bash "$DOCKER_LOCAL" stop "$CID"
 CID=""
 STOP_S=$(secs "$t")
 
@@ -154,20 +170,23 @@ grep -q -- '-e SCENARIO=my-scenario -v "$PWD/my-scenarios:/scenarios:ro"' <<<"$R
 (cd "$WORK" && bash -euc "$SETUP_LINE")
 chmod -R a+rX "$WORK/my-scenarios"
 export RUN_ARGS="$BASE_RUN_ARGS -e SCENARIO=my-scenario -v $WORK/my-scenarios:/scenarios:ro"
-CID=$(bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+CID=$(bounded "$START_LIMIT" "starting $IMAGE" bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
 body=$(request GET /__admin/health 200)
 [ "$(json_get j.scenario <<<"$body")" = my-scenario ] || die "SCENARIO=my-scenario: health says $body"
 request GET /v1/topics 200 >/dev/null
-bash "$DOCKER_LOCAL" stop "$CID"
+bounded "$STOP_LIMIT" "stopping ${CID:0:12}" bash "$DOCKER_LOCAL" stop "$CID"
 CID=""
 
 # ---- -e PORT=5000: reachable when that port is published, and the banner says which to publish
 export RUN_ARGS="$BASE_RUN_ARGS -e PORT=5000"
-CID=$(CONTAINER_PORT=5000 bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
+CID=$(CONTAINER_PORT=5000 bounded "$START_LIMIT" "starting $IMAGE with PORT=5000" bash "$DOCKER_LOCAL" start "$IMAGE" "$HOST_PORT")
 request GET /v1/topics 200 >/dev/null
-podman logs "$CID" 2>&1 | grep -q 'docker run -p HOST_PORT:5000' ||
-  die "-e PORT=5000: the banner does not say to publish port 5000"
-bash "$DOCKER_LOCAL" stop "$CID"
+# Captured first, then matched: `podman logs | grep -q` under pipefail fails when grep exits at
+# the first match and podman logs dies of SIGPIPE (141), although the banner is right.
+LOGS=$(bounded 30 "podman logs" podman logs "$CID" 2>&1)
+grep -qF 'docker run -p HOST_PORT:5000' <<<"$LOGS" ||
+  die "-e PORT=5000: the banner does not say to publish port 5000: $LOGS"
+bounded "$STOP_LIMIT" "stopping ${CID:0:12}" bash "$DOCKER_LOCAL" stop "$CID"
 CID=""
 
 # ---- a broken scenario file stops the container at once: exit 2, the file, paths, line, column
@@ -176,14 +195,14 @@ printf 'seed: 7\ndata:\n  topics:\n    - key: ""\nclock: { mode: sometimes }\n' 
 chmod -R a+rX "$WORK/bad"
 set +e
 # shellcheck disable=SC2086
-BAD_OUT=$(podman run --rm --pull=never --label "$LABEL" -e SCENARIO=broken -v "$WORK/bad:/scenarios:ro" "$IMAGE" 2>&1)
+BAD_OUT=$(bounded 60 "podman run with a broken scenario" podman run --rm --pull=never --label "$LABEL" -e SCENARIO=broken -v "$WORK/bad:/scenarios:ro" "$IMAGE" 2>&1)
 BAD_CODE=$?
 set -e
 [ "$BAD_CODE" = 2 ] || die "a broken scenario file: exit code $BAD_CODE, not 2: $BAD_OUT"
 for want in 'broken.yaml' 'data.topics.0.key (line 4, column 12)' 'clock.mode (line 5, column 16)'; do
   grep -qF -- "$want" <<<"$BAD_OUT" || die "a broken scenario file: the message lacks \"$want\": $BAD_OUT"
 done
-log "a broken scenario file: exit code 2, $(grep -m1 '^novu-mock:' <<<"$BAD_OUT")"
+log "a broken scenario file: exit code 2, $(grep -m1 '^novu-mock:' <<<"$BAD_OUT" || true)"
 CHECKS_S=$(secs "$t")
 
 log "timings: build ${BUILD_S}s, start+healthy ${START_S}s, requests ${REQ_S}s, stop ${STOP_S}s, README and error checks ${CHECKS_S}s, total $(secs "$T_ALL")s"

@@ -21,5 +21,7 @@ export interface AppEnv {
     responseText?: string
     /** The latency chaos added before the route ran. */
     delayMs?: number
+    /** What the mock, as upstream, dropped or changed of what the client sent (journal/notes.ts). */
+    notes?: string[]
   }
 }

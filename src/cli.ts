@@ -14,6 +14,13 @@ const SHUTDOWN_GRACE_MS = 3000
 /** Docker writes /.dockerenv, Podman /run/.containerenv. */
 const inContainer = () => existsSync('/.dockerenv') || existsSync('/run/.containerenv')
 
+function reachableUrl(mock: RunningMock): string {
+  const { host } = mock.state.options
+  if (host === '0.0.0.0') return `http://127.0.0.1:${mock.port}`
+  if (host === '::') return `http://[::1]:${mock.port}`
+  return mock.url
+}
+
 function banner(mock: RunningMock): string {
   const { scenario, environments } = mock.state
   const generation = mock.state.generation()
@@ -21,8 +28,11 @@ function banner(mock: RunningMock): string {
   const routes = served
     .filter((r) => !r.path.startsWith('/v1/notification-templates'))
     .map((r) => `  ${r.method.padEnd(7)}${r.path}`)
+  // Every interface: the URL this machine reaches it by (0.0.0.0 is no address to send to).
+  const local = reachableUrl(mock)
+  const admin = `${local}${ADMIN_PREFIX}`
   return [
-    `novu-mock ${VERSION} listening on ${mock.url}`,
+    `novu-mock ${VERSION} listening on ${mock.url}${local === mock.url ? '' : ` (from this machine: ${local})`}`,
     // -e PORT=5000 with -p 4000:4000 looks healthy inside and answers nothing outside.
     ...(inContainer()
       ? [
@@ -33,7 +43,7 @@ function banner(mock: RunningMock): string {
     `scenario "${scenario.name}", seed ${environments.source.seed}; every ApiKey gets its own environment`,
     'Routes (also under /v1/notification-templates for the workflow ones):',
     ...routes,
-    `Admin: ${mock.url}${ADMIN_PREFIX} (health, scenarios, reset, state, rules, latency, requests, openapi.json)`,
+    `Admin API: ${admin}/health, ${admin}/requests, ${admin}/rules, ${admin}/scenarios (all of them: ${admin}/openapi.json)`,
     '',
   ].join('\n')
 }

@@ -7,8 +7,17 @@ export {
   type AdminClient,
   type AdminClientOptions,
   type ScopedAdminClient,
+  type Health,
+  type ScenarioSummary,
+  type ScenarioInput,
+  type RuleInput,
+  type RuleView,
+  type StateData,
+  type ClockView,
+  type ClockMove,
+  type LatencyInput,
+  type JournalEntryView,
 } from './admin/client.js'
-export type { RuleView } from './chaos/rules.js'
 export type { JournalEntry, JournalFilter } from './journal/journal.js'
 export type {
   MessageFilter,

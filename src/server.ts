@@ -15,6 +15,23 @@ export interface RunningMock extends Mock {
   close(): Promise<void>
 }
 
+/** Node's listen failures in words that name the port and what to do; the code is kept. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `port ${port} on ${host}`
+  const advice =
+    error.code === 'EADDRINUSE'
+      ? `${where} is already in use (another novu-mock, or another server): stop it, or pick another port; --port 0 (startMock({ port: 0 })) takes a free one and prints it`
+      : error.code === 'EACCES'
+        ? `${where} needs privileges this process lacks (ports under 1024 do): pick a port from 1024 up, or --port 0 for a free one`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `${host} is no address of this machine: listen on 127.0.0.1, or 0.0.0.0 for every interface (--host)`
+          : undefined
+  if (!advice) return error
+  return Object.assign(new Error(`cannot listen: ${advice}`, { cause: error }), {
+    code: error.code,
+  })
+}
+
 /**
  * Starts the mock on a port (0 picks a free one) and resolves once it listens.
  *
@@ -29,7 +46,7 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
   void loadFaker()
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: mock.app.fetch, hostname: host, port }, () => resolve(s))
-    s.once('error', reject)
+    s.once('error', (error) => reject(listenError(error, host, port)))
   })
   hardenServer(
     server as Server,

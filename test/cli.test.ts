@@ -177,6 +177,35 @@ test('--port 0 listens on a free loopback port and prints the URL, the routes an
   expect(res.status).toBe(200)
 })
 
+test('every admin URL the banner prints answers 200', async () => {
+  const { out } = await started([])
+  const line = out()
+    .split('\n')
+    .find((l) => l.startsWith('Admin API: '))
+  const urls = line?.match(/http:\/\/[^\s,()]+/g) ?? []
+  expect(urls.length).toBeGreaterThanOrEqual(5)
+  for (const url of urls) expect((await fetch(url)).status, url).toBe(200)
+})
+
+test('on every interface the banner gives the loopback URL to reach it by', async () => {
+  const { url, out } = await started(['--host', '0.0.0.0'])
+  const port = new URL(url).port
+  expect(out()).toContain(`listening on ${url} (from this machine: http://127.0.0.1:${port})`)
+  expect(out()).toContain(`Admin API: http://127.0.0.1:${port}/__admin/health`)
+})
+
+test('a busy port exits 1 naming the port and suggesting --port 0', async () => {
+  const busy = createServer()
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => new Promise<void>((resolve) => busy.close(() => resolve())))
+  const port = (busy.address() as { port: number }).port
+  const { child, err } = run(['--port', String(port)])
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(1)
+  expect(err()).toContain(`port ${port} on 127.0.0.1 is already in use`)
+  expect(err()).toContain('--port 0')
+})
+
 test('environment variables configure the mock when no flag is given', async () => {
   const { url } = await started([], { SCENARIO: 'empty', SEED: '7' })
   const health = await (await fetch(`${url}/__admin/health`)).json()

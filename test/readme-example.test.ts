@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { expect, onTestFinished, test } from 'vitest'
+import { NPM_INSTALL_FLAGS, pack as packProject, ROOT, run, userEnv } from './install-helpers.js'
 
 // The README's "Use in tests" example, copied into a new project as a user would: the package
 // as `npm pack` builds it (from dist/, so `npm run build` first, as `npm test` does), installed
 // with the README's own install command, then vitest and tsc run on the README's files.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
-const run = promisify(execFile)
 
 interface Block {
   lang: string
@@ -38,21 +34,19 @@ function exampleFiles(): Map<string, string> {
   return files
 }
 
-/** `npm pack` of this project: the tarball's path, and the paths it holds. */
-async function pack(into: string): Promise<{ tarball: string; files: string[] }> {
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', into], {
-    cwd: ROOT,
-  })
-  const [info] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }]
-  return { tarball: join(into, info.filename), files: info.files.map((f) => f.path) }
-}
+/**
+ * `npm pack` of this checkout as built (`npm test` builds first): its prepare script would
+ * rebuild dist/ under the test files that import it (install.test.ts packs an unbuilt copy).
+ */
+const pack = (into: string) => packProject(ROOT, into, ['--ignore-scripts'])
 
-test('the README shows the install command and all four files of the example', () => {
+test('the README shows the install command and all five files of the example', () => {
   expect([...exampleFiles().keys()]).toEqual([
     'vitest.config.ts',
     'tsconfig.json',
     'test/global-setup.ts',
-    'test/welcome.test.ts',
+    'test/order-shipped.test.ts',
+    'test/faults-and-clock.test.ts',
   ])
   expect(blocks('Use in tests').filter((b) => b.lang === 'sh')).toHaveLength(1)
 })
@@ -72,8 +66,10 @@ test('npm pack ships what the README promises and no script that runs on install
     scripts: Record<string, string>
     license: string
   }
-  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+  // prepare runs for a git or folder install and `npm pack`, never for a tarball or registry one.
+  for (const hook of ['preinstall', 'install', 'postinstall'])
     expect(manifest.scripts, hook).not.toHaveProperty(hook)
+  expect(manifest.scripts.prepare).toBe('npm run build')
   expect(manifest.license).toBe('MIT')
   expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^MIT License/)
 })
@@ -86,31 +82,27 @@ test('the README example passes when copied into a new project with the packed p
   mkdirSync(project)
   writeFileSync(join(project, 'package.json'), '{ "name": "example", "private": true }\n')
 
-  // The README's commands, the package swapped for the tarball npm pack just made.
+  // The README's commands, its tarball's path swapped for the one npm pack just made.
   const [install] = blocks('Use in tests').filter((b) => b.lang === 'sh')
   for (const line of (install?.text ?? '').trim().split('\n')) {
     const [command, ...args] = line.split(/\s+/)
     expect(command).toBe('npm')
-    const swapped = args.map((arg) => (arg === 'novu-mock' ? tarball : arg))
-    const extra = swapped[0] === 'install' ? ['--no-audit', '--no-fund', '--prefer-offline'] : []
+    const swapped = args.map((arg) => (arg.endsWith('/novu-mock-0.1.0.tgz') ? tarball : arg))
+    const extra = swapped[0] === 'install' ? NPM_INSTALL_FLAGS : []
     await run('npm', [...swapped, ...extra], { cwd: project })
   }
   for (const [path, text] of exampleFiles()) {
     mkdirSync(dirname(join(project, path)), { recursive: true })
     writeFileSync(join(project, path), text)
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '1' }
-  delete env.VITEST
-  delete env.VITEST_POOL_ID
-  delete env.VITEST_WORKER_ID
-  delete env.NODE_OPTIONS
+  const env = userEnv()
 
   // As `npx vitest run` and `npx tsc` run them, without npx's own notices on stderr.
   const bin = (name: string) => join(project, 'node_modules', '.bin', name)
   const vitest = await run(bin('vitest'), ['run'], { cwd: project, env }).catch(
     (error: { stdout: string; stderr: string; code: number }) => error
   )
-  expect(`${vitest.stdout}${vitest.stderr}`).toMatch(/Tests\s+2 passed/)
+  expect(`${vitest.stdout}${vitest.stderr}`).toMatch(/Tests\s+4 passed/)
   const tsc = await run(bin('tsc'), [], { cwd: project, env }).catch(
     (error: { stdout: string; stderr: string; code: number }) => error
   )

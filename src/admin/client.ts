@@ -1,6 +1,49 @@
+import type { z } from 'zod'
 import type { JournalEntry, JournalFilter } from '../journal/journal.js'
 import type { RuleView } from '../chaos/rules.js'
 import { outboxMethods, type MessageFilter } from './outbox-client.js'
+import type { LatencySchema, RuleSchema } from '../chaos/rules.schemas.js'
+import type { DataSchema, ScenarioSchema } from '../scenarios/schema.js'
+import type { HealthSchema, ScenarioSummarySchema } from './admin.schemas.js'
+import type { ClockBodySchema, ClockViewSchema } from './clock.routes.js'
+
+// The types of what the control plane takes and answers, derived from the zod schemas that
+// validate (or document) its routes: an editor completes `match`, `fault`, `sequence`….
+
+/** `GET /__admin/health`. */
+export type Health = z.infer<typeof HealthSchema>
+/** One entry of `GET /__admin/scenarios`. */
+export type ScenarioSummary = z.infer<typeof ScenarioSummarySchema>
+/** A whole scenario as `loadScenario` (and a scenario file) takes it. */
+export type ScenarioInput = z.input<typeof ScenarioSchema>
+/** One chaos rule as `addRule` takes it: `match`, then `fault`, `delay` or `sequence`, and limits. */
+export type RuleInput = z.output<typeof RuleSchema>
+/** A rule as the mock shows it back: its id, source, counters and what remains of its limits. */
+export type { RuleView }
+/** One environment's records as `exportState` answers them and `importState` takes them. */
+export type StateData = z.input<typeof DataSchema>
+/** A clock as `GET /__admin/clock` shows it. */
+export type ClockView = z.infer<typeof ClockViewSchema>['data']
+/** How `advanceClock` moves a clock: ms, a duration such as `"15m"`, or `{ to: ISO }`. */
+export type ClockMove = number | string | { to: string }
+type ClockBody = z.input<typeof ClockBodySchema>
+/** `setLatency`'s body: `{ ms }`. */
+export type LatencyInput = z.input<typeof LatencySchema>
+
+/**
+ * A journal entry as the client reads it: `json` is its body parsed, when the body was JSON and
+ * kept whole (under 2 kB), so that a test reads fields without parsing.
+ */
+export type JournalEntryView<Body = unknown> = JournalEntry & { json?: Body }
+
+function withJson<Body>(entry: JournalEntry): JournalEntryView<Body> {
+  if (entry.body === undefined || entry.bodyTruncated) return entry
+  try {
+    return { ...entry, json: JSON.parse(entry.body) as Body }
+  } catch {
+    return entry
+  }
+}
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
@@ -18,15 +61,6 @@ export interface AdminClientOptions {
   /** ADMIN_TOKEN, when the mock was started with one. */
   token?: string
   fetch?: FetchLike
-}
-
-/** A clock as `GET /__admin/clock` shows it. */
-export interface ClockView {
-  now: string
-  fixed: boolean
-  pending: number
-  /** After a move: the delayed steps it ran. */
-  ran?: number
 }
 
 export class AdminError extends Error {
@@ -87,11 +121,10 @@ export function createAdminClient(options: AdminClientOptions) {
     apiKey === undefined ? '' : `?apiKey=${encodeURIComponent(apiKey)}`
 
   const client = {
-    health: () => call<{ status: 'ok'; version: string; scenario: string }>('GET', '/health'),
-    scenarios: async () =>
-      (await call<{ data: { name: string; description: string }[] }>('GET', '/scenarios')).data,
+    health: () => call<Health>('GET', '/health'),
+    scenarios: async () => (await call<{ data: ScenarioSummary[] }>('GET', '/scenarios')).data,
     /** Loads a scenario by name or inline, and resets every environment to it. */
-    loadScenario: async (scenario: string | Record<string, unknown>) =>
+    loadScenario: async (scenario: string | ScenarioInput) =>
       (
         await call<{ data: unknown }>(
           'POST',
@@ -104,12 +137,11 @@ export function createAdminClient(options: AdminClientOptions) {
      * that key's environment, the rules that match only that key and its journal entries.
      */
     reset: (apiKey?: string) => call<unknown>('POST', `/reset${key(apiKey)}`),
-    exportState: (apiKey: string) => call<Record<string, unknown[]>>('GET', `/state${key(apiKey)}`),
-    importState: (apiKey: string, data: unknown) =>
-      call<Record<string, unknown[]>>('PUT', `/state${key(apiKey)}`, data),
+    exportState: (apiKey: string) => call<StateData>('GET', `/state${key(apiKey)}`),
+    importState: (apiKey: string, data: StateData) =>
+      call<StateData>('PUT', `/state${key(apiKey)}`, data),
     /** Resolves to `{ data: rule }`, the rule with its id and counters. */
-    addRule: <T = { data: RuleView }>(rule: Record<string, unknown>) =>
-      call<T>('POST', '/rules', rule),
+    addRule: (rule: RuleInput) => call<{ data: RuleView }>('POST', '/rules', rule),
     /** `{ data: rules, maxRules }`, newest first; with a key, only the rules that match just that key. */
     rules: (apiKey?: string) =>
       call<{ data: RuleView[]; maxRules: number }>('GET', `/rules${key(apiKey)}`),
@@ -118,10 +150,13 @@ export function createAdminClient(options: AdminClientOptions) {
     /** Removes every rule, or only the rules that match just the key: `{ data: { removed } }`. */
     clearRules: (apiKey?: string) =>
       call<{ data: { removed: number } }>('DELETE', `/rules${key(apiKey)}`),
-    setLatency: (latency: number | Record<string, unknown>) =>
+    setLatency: (latency: number | LatencyInput) =>
       call<unknown>('PUT', '/latency', typeof latency === 'number' ? { ms: latency } : latency),
-    requests: async (filter?: JournalFilter) =>
-      (await call<{ data: JournalEntry[] }>('GET', `/requests${filterQuery(filter)}`)).data,
+    /** Journal entries, newest first; `json` holds a whole JSON body parsed. */
+    requests: async <Body = unknown>(filter?: JournalFilter) =>
+      (await call<{ data: JournalEntry[] }>('GET', `/requests${filterQuery(filter)}`)).data.map(
+        (entry) => withJson<Body>(entry)
+      ),
     countRequests: async (filter?: JournalFilter) =>
       (await call<{ count: number }>('GET', `/requests/count${filterQuery(filter)}`)).count,
     /** Clears the journal, or only the key's entries; resolves to how many went. */
@@ -137,14 +172,10 @@ export function createAdminClient(options: AdminClientOptions) {
      * Moves a key's clock (or every key's) forward, by ms or a duration such as `"15m"`, or to
      * `{ to: ISO }`, and runs the delays and digests that became due.
      */
-    advanceClock: async (by: number | string | { to: string }, apiKey?: string) =>
-      (
-        await call<{ data: ClockView }>(
-          'POST',
-          `/clock${key(apiKey)}`,
-          typeof by === 'object' ? by : { advance: by }
-        )
-      ).data,
+    advanceClock: async (by: ClockMove, apiKey?: string) => {
+      const body: ClockBody = typeof by === 'object' ? by : { advance: by }
+      return (await call<{ data: ClockView }>('POST', `/clock${key(apiKey)}`, body)).data
+    },
     /**
      * A client for one API key: its reads, counts, rules and resets touch that key only, so
      * parallel test files that each use their own key never see each other's data, rules or
@@ -171,19 +202,18 @@ export function createAdminClient(options: AdminClientOptions) {
       /** The key's environment, its rules (the scenario's come back) and its journal entries. */
       reset: () => client.reset(apiKey),
       exportState: () => client.exportState(apiKey),
-      importState: (data: unknown) => client.importState(apiKey, data),
+      importState: (data: StateData) => client.importState(apiKey, data),
       /** Adds a rule that matches this key only (match.apiKey is set for you). */
-      addRule: <T = { data: RuleView }>(rule: Record<string, unknown>) =>
-        call<T>('POST', `/rules${key(apiKey)}`, rule),
+      addRule: (rule: RuleInput) => call<{ data: RuleView }>('POST', `/rules${key(apiKey)}`, rule),
       rules: () => client.rules(apiKey),
       /** Removes one of this key's rules; another key's rule is a 404. */
       removeRule: (id: string) =>
         call<{ data: RuleView }>('DELETE', `/rules/${encodeURIComponent(id)}${key(apiKey)}`),
       clearRules: () => client.clearRules(apiKey),
       clock: () => client.clock(apiKey),
-      advanceClock: (by: number | string | { to: string }) => client.advanceClock(by, apiKey),
-      requests: async (filter?: Omit<JournalFilter, 'apiKey'>) =>
-        client.requests(await own(filter)),
+      advanceClock: (by: ClockMove) => client.advanceClock(by, apiKey),
+      requests: async <Body = unknown>(filter?: Omit<JournalFilter, 'apiKey'>) =>
+        client.requests<Body>(await own(filter)),
       countRequests: async (filter?: Omit<JournalFilter, 'apiKey'>) =>
         client.countRequests(await own(filter)),
       clearRequests: () => client.clearRequests(apiKey),

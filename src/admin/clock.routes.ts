@@ -32,7 +32,7 @@ export function parseDuration(value: number | string): number | undefined {
 /** Ten years: far past any delay or digest window, short of Date's range. */
 const MAX_MOVE_MS = 10 * 365 * 86_400_000
 
-const ClockBodySchema = z
+export const ClockBodySchema = z
   .strictObject({
     advance: z
       .union([z.number().min(0), z.string().min(1).max(64)])
@@ -47,7 +47,7 @@ const ClockBodySchema = z
     message: 'give either "advance" or "to", not both',
   })
 
-const ClockViewSchema = z.object({
+export const ClockViewSchema = z.object({
   data: z.object({
     now: z.string(),
     fixed: z.boolean(),

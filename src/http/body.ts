@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { badRequest, ClientClosedError } from '../errors.js'
 import type { Generation } from '../generations/generation.js'
+import type { AppEnv } from '../app-env.js'
+import { noteOnRequest } from '../journal/notes.js'
 
 export const SMALL_BODY_LIMIT = 100 * 1024
 /** The control plane's own limit, whatever the generation. */
@@ -106,9 +108,26 @@ export function readJsonBody(
   const method = c.req.method
   if (method === 'GET' || method === 'HEAD') return undefined
   const type = c.req.header('content-type')
-  if (!type || !isJsonType(type)) return undefined
+  if (!type || !isJsonType(type)) {
+    if (hasBody(c)) noteOnRequest(c as Context<AppEnv>, unreadBodyNote(type))
+    return undefined
+  }
   return readJson(c, generationOf(c), shared)
 }
+
+/**
+ * Whether the request carries a body: over HTTP, a declared length over 0 or a chunked one (asking
+ * the request itself would build a stream); under app.request(), the Request's own body.
+ */
+const hasBody = (c: Context) => {
+  const length = c.req.header('content-length')
+  if (length !== undefined) return length.trim() !== '0'
+  if (c.req.header('transfer-encoding') !== undefined) return true
+  return !(c.env as AppEnv['Bindings'] | undefined)?.incoming && c.req.raw.body !== null
+}
+
+const unreadBodyNote = (type: string | undefined) =>
+  `The body was not read as JSON: ${type ? `its Content-Type is ${JSON.stringify(type.slice(0, 100))}` : 'the request has no Content-Type header'}, and Novu's body parser reads only application/json, so the body counted as empty. Send the header Content-Type: application/json.`
 
 async function readJson(c: Context, generation: Generation, shared: boolean) {
   const limit = bodyLimitFor(c.req.path, generation)

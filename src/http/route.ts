@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { AppEnv } from '../app-env.js'
 import type { Environment } from '../tenancy/environment.js'
 import { validate } from './validate.js'
+import { noteOnRequest, quotedNames } from '../journal/notes.js'
 import { httpError, unauthorized, type ApiError } from '../errors.js'
 import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
@@ -136,6 +137,43 @@ function validatedQuery(c: Context<AppEnv>, spec: AnyRoute, schema: z.ZodType, a
 const asObject = (body: unknown) =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}
 
+/** The fields of body schemas that are no plain zod object (a class-validator DTO's, say). */
+const declaredFields = new WeakMap<z.ZodType, ReadonlySet<string>>()
+
+/** Declares the top-level fields a body schema reads, so that others are noted as ignored. */
+export function withBodyFields<S extends z.ZodType>(schema: S, fields: Iterable<string>): S {
+  declaredFields.set(schema, new Set(fields))
+  return schema
+}
+
+/** Whether a body field is known to the schema; undefined when it keeps unknown fields. */
+function knownFields(schema: z.ZodType): ((name: string) => boolean) | undefined {
+  const declared = declaredFields.get(schema)
+  if (declared) return (name) => declared.has(name)
+  const def = (schema as { _zod: { def: { type: string; catchall?: unknown; shape?: object } } })
+    ._zod.def
+  if (def.type !== 'object' || def.catchall !== undefined || !def.shape) return undefined
+  const shape = def.shape
+  return (name) => Object.hasOwn(shape, name)
+}
+
+/**
+ * Notes the top-level body fields a route's schema does not know: its validation strips them,
+ * as upstream's ValidationPipe (no whitelist) leaves them unread. Only plain objects strip.
+ */
+function noteUnknownFields(c: Context<AppEnv>, spec: AnyRoute, schema: z.ZodType, sent: unknown) {
+  const known = knownFields(schema)
+  if (!known) return
+  const unknown: string[] = []
+  for (const name in sent as object) if (!known(name)) unknown.push(name)
+  if (unknown.length === 0) return
+  const fields = unknown.length === 1 ? 'field' : 'fields'
+  noteOnRequest(
+    c,
+    `Unknown body ${fields} ${quotedNames(unknown)} ignored: ${spec.method} ${spec.path} takes no such ${fields}, and Novu ignores unknown fields too. Check the name against the API reference.`
+  )
+}
+
 /** Synchronous once faker has loaded, so a request does not wait a microtask for it. */
 export type Authenticator = (c: Context<AppEnv>) => Environment | Promise<Environment>
 
@@ -196,6 +234,7 @@ function withEnvironment(
     body = spec.sharedBody
       ? validatedOnce(validatedBodies, limits, spec, schema, c.get('rawBody'), run)
       : run()
+    if (!admin) noteUnknownFields(c, spec, schema, sent)
   }
   return spec.handler(c, { env: env as Environment, params, query, body })
 }

@@ -105,6 +105,17 @@ function logRequest(state: MockState, c: Context<AppEnv>, status: number, starte
   })
 }
 
+/** One info line a note: the client's data was dropped or changed, and the line says how to fix it. */
+function logNotes(state: MockState, c: Context<AppEnv>, notes: string[]) {
+  const key = apiKeyOf(c)
+  for (const note of notes)
+    state.logger.log('info', note, {
+      method: c.req.method,
+      path: c.req.path,
+      ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
+    })
+}
+
 /** The texts a request leaves in the journal (journal.ts keeps them as bytes), in this order. */
 const URL_TEXT = 0
 const PATH_TEXT = 1
@@ -133,6 +144,7 @@ class RequestFacts {
   matched = false
   generation: Generation | undefined = undefined
   head: string | undefined = undefined
+  notes: string[] | undefined = undefined
 
   toEntry(
     longHead?: string,
@@ -164,6 +176,7 @@ class RequestFacts {
         ? {}
         : { closestRoutes: closestRoutes(method, path, this.generation as Generation) }),
       ...responseIdsOf(this.head ?? longHead),
+      ...(this.notes ? { notes: this.notes } : {}),
     }
   }
 }
@@ -180,6 +193,8 @@ export function recordRequest(
   started: number
 ): number | undefined {
   if (state.logger.enabled('debug')) logRequest(state, c, responseStatus, started)
+  const notes = c.get('notes')
+  if (notes && state.logger.enabled('info')) logNotes(state, c, notes)
   if (state.journal.capacity === 0) return undefined
   const { method, path, url } = c.req
   if (path.startsWith('/__admin')) return undefined
@@ -208,6 +223,7 @@ export function recordRequest(
     f.matched = matched
     f.generation = generation
     f.head = head.kept
+    f.notes = notes
     return f
   }
   const texts: (string | undefined)[] = []

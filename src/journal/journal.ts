@@ -30,6 +30,12 @@ export interface JournalEntry {
    * (`{"$.data._id": "66fb…"}`): an exported script saves them and reuses them by name.
    */
   responseIds?: Record<string, string>
+  /**
+   * What the mock, as upstream does, dropped or changed of what the client sent (an unknown
+   * field, a taken workflowId suffixed, an HTML body under the block editor), in words that name
+   * the field and the fix; also logged at info.
+   */
+  notes?: string[]
 }
 
 export interface JournalFilter {

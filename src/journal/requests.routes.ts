@@ -47,7 +47,7 @@ function toFilter(query: FilterQuery, withLimit: boolean): JournalFilter {
   }
 }
 
-const EntrySchema = z.looseObject({
+export const EntrySchema = z.looseObject({
   id: z.number(),
   at: z.string(),
   method: z.string(),
@@ -55,6 +55,9 @@ const EntrySchema = z.looseObject({
   status: z.number(),
   durationMs: z.number(),
   matched: z.boolean(),
+  notes: z.array(z.string()).optional().meta({
+    description: 'what the mock, as Novu, dropped or changed of what was sent, and the fix',
+  }),
 })
 
 export function requestRoutes(state: MockState): AnyRoute[] {

@@ -27,10 +27,20 @@ import {
   deleteWorkflowV2,
   findWorkflow,
   patchWorkflowV2,
+  emptiedEmailBodies,
   updateWorkflowV2,
 } from './workflows-v2.usecases.js'
+import type { Context } from 'hono'
+import type { AppEnv } from '../../app-env.js'
+import { noteOnRequest } from '../../journal/notes.js'
+import { emptiedEmailBodyNote, takenWorkflowIdNote } from '../workflows/workflow-notes.js'
 
 const tags = ['Workflows (v2)']
+
+/** Notes each email step whose HTML body the block editor emptied, once the write succeeded. */
+const noteEmptiedBodies = (c: Context<AppEnv>, body: Obj) => {
+  for (const index of emptiedEmailBodies(body.steps)) noteOnRequest(c, emptiedEmailBodyNote(index))
+}
 /** The 2024-10 server kept these routes for the dashboard: its guard refuses API keys first. */
 const refusal = { apiKeyRefusal: (g: Generation) => g.workflows.v2.apiKeyRefusal?.() }
 /** `{data: renderWorkflowV2(workflow)}` as JSON, for an answer sent once (create, replace). */
@@ -124,7 +134,14 @@ export const workflowV2Routes: AnyRoute[] = [
       401: { description: '2024-10: API endpoint not available' },
     },
     handler(c, { env, body }) {
-      return jsonText(c, 201, written(env, createWorkflowV2(env, body as Obj)))
+      const workflow = createWorkflowV2(env, body as Obj)
+      noteEmptiedBodies(c, body as Obj)
+      const taken = takenWorkflowIdNote(
+        (body as Obj).workflowId as string,
+        workflow.triggers[0]?.identifier as string
+      )
+      if (taken) noteOnRequest(c, taken)
+      return jsonText(c, 201, written(env, workflow))
     },
   }),
   defineRoute({
@@ -178,7 +195,9 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params, body }) {
-      return jsonText(c, 200, written(env, updateWorkflowV2(env, params.workflowId, body as Obj)))
+      const workflow = updateWorkflowV2(env, params.workflowId, body as Obj)
+      noteEmptiedBodies(c, body as Obj)
+      return jsonText(c, 200, written(env, workflow))
     },
   }),
   defineRoute({

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { InternalError } from '../../errors.js'
+import { withBodyFields } from '../../http/route.js'
 import {
   isObj,
   pipeMessages,
@@ -34,7 +35,7 @@ function dtoSchema(
   doc: JsonSchemaDoc,
   transform: (value: Obj) => Obj = (value) => value
 ): z.ZodType<Obj> {
-  return z
+  const schema = z
     .unknown()
     .transform((value, ctx) => {
       const dto = transform(isObj(value) ? value : {})
@@ -43,6 +44,10 @@ function dtoSchema(
       return dto
     })
     .meta(doc) as unknown as z.ZodType<Obj>
+  return withBodyFields(
+    schema,
+    rules.map((rule) => rule.property)
+  )
 }
 
 /** class-transformer's step discriminator reads `type` from every item: a null one throws (a 500). */

@@ -273,9 +273,24 @@ function valuesFor(step: WorkflowStep, sent: Obj[]): Obj | null {
   if (!isObj(values)) return null
   const { providerOverrides: _dropped, ...rest } = values
   const out: Obj = { ...rest }
-  // Dashboard emails: a block-editor body that is no Maily document is emptied.
-  if (stepType(step) === 'email' && out.editorType === 'block' && !isMailyDocument(out.body))
-    out.body = ''
+  if (emptiesBody(stepType(step), out)) out.body = ''
+  return out
+}
+
+/** Dashboard emails: a block-editor body that is no Maily document is emptied. */
+const emptiesBody = (type: unknown, values: Obj) =>
+  type === 'email' && values.editorType === 'block' && !isMailyDocument(values.body)
+
+/** The positions of the sent steps whose email body the block editor empties (for a note). */
+export function emptiedEmailBodies(steps: unknown): number[] {
+  if (!Array.isArray(steps)) return []
+  const out: number[] = []
+  steps.forEach((step: unknown, index) => {
+    if (!isObj(step) || !isObj(step.controlValues)) return
+    const values = step.controlValues
+    if (typeof values.body === 'string' && values.body.trim() && emptiesBody(step.type, values))
+      out.push(index)
+  })
   return out
 }
 

@@ -4,6 +4,8 @@ import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { createWorkflow } from './create-workflow.js'
+import { noteOnRequest } from '../../journal/notes.js'
+import { takenNameNote } from './workflow-notes.js'
 import { renderListItem, renderWorkflow } from './workflows.render.js'
 import {
   CreateWorkflowBodySchema,
@@ -119,6 +121,10 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       },
       handler(c, { env, body }) {
         const workflowId = createWorkflow(env, body, prefix, c.get('rawBody'))
+        const identifier = env.workflows.get(workflowId)?.triggers[0]?.identifier
+        const taken =
+          identifier && takenNameNote(env, (body as { name?: unknown }).name, identifier)
+        if (taken) noteOnRequest(c, taken)
         return jsonText(c, 201, answerOf(env, workflowId))
       },
     }),
