@@ -10,6 +10,7 @@ import { workflowV2Routes } from './resources/workflows-v2/workflows-v2.routes.j
 import { eventRoutes } from './resources/events/events.routes.js'
 import { notificationRoutes } from './resources/notifications/notifications.routes.js'
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
+import { preferenceRoutes } from './resources/preferences/preferences.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -25,4 +26,5 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...eventRoutes,
   ...notificationRoutes,
   ...subscriberV1Routes,
+  ...preferenceRoutes,
 ]

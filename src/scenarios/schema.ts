@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CHANNELS } from '../resources/messages/messages.store.js'
 import { RuleSchema } from '../chaos/rules.schemas.js'
 import { GENERATION_NAMES } from '../generations/generation.js'
+import { ServerFlagsSchema } from '../tenancy/server-flags.js'
 
 const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
 const IsoDate = z.iso.datetime({ offset: true })
@@ -133,6 +134,8 @@ export const KeySchema = z.strictObject({
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** A revoked key: every request with it gets upstream's `401 API Key not found`. */
   revoked: z.boolean().optional(),
+  /** Upstream feature flags for this key's environment, over the scenario's. */
+  serverFlags: ServerFlagsSchema.optional(),
 })
 
 export const ClockSchema = z.discriminatedUnion('mode', [
@@ -161,6 +164,8 @@ export const ScenarioSchema = z.strictObject({
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** Workflows one environment may hold (upstream's limit since 2025: 100 self-hosted, 20 on Cloud's free tier); 0 lifts it. */
   maxWorkflows: z.number().int().min(0).optional(),
+  /** Upstream feature flags whose Cloud value is unknown (tenants, 2024-10 preferences). */
+  serverFlags: ServerFlagsSchema.optional(),
   /** Start from a data set in the top-level fixtures/ folder, then add `data` to it. */
   fixture: z.string().optional(),
   environments: z
