@@ -11,6 +11,7 @@ import { eventRoutes } from './resources/events/events.routes.js'
 import { notificationRoutes } from './resources/notifications/notifications.routes.js'
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
 import { preferenceRoutes } from './resources/preferences/preferences.routes.js'
+import { inboxRoutes } from './resources/inbox/inbox.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -27,4 +28,5 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...notificationRoutes,
   ...subscriberV1Routes,
   ...preferenceRoutes,
+  ...inboxRoutes,
 ]

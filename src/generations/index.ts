@@ -21,6 +21,7 @@ import {
   preferences2024,
   preferences2026,
 } from '../resources/preferences/preferences.generations.js'
+import { inbox2024, inbox2026 } from '../resources/inbox/inbox.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -44,6 +45,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     events: events2026,
     notifications: notifications2026,
     preferences: preferences2026,
+    inbox: inbox2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -63,6 +65,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     events: events2024,
     notifications: notifications2024,
     preferences: preferences2024,
+    inbox: inbox2024,
   },
 }
 
