@@ -12,6 +12,7 @@ import { notificationRoutes } from './resources/notifications/notifications.rout
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
 import { preferenceRoutes } from './resources/preferences/preferences.routes.js'
 import { inboxRoutes } from './resources/inbox/inbox.routes.js'
+import { tenantRoutes } from './resources/tenants/tenants.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -29,4 +30,5 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...subscriberV1Routes,
   ...preferenceRoutes,
   ...inboxRoutes,
+  ...tenantRoutes,
 ]

@@ -24,6 +24,7 @@ import {
   createPreferenceStore,
   type PreferenceStore,
 } from '../resources/preferences/preferences.store.js'
+import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
 import { runDue } from '../resources/events/jobs.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
@@ -77,6 +78,7 @@ export interface Environment extends Identity {
   subscribers: SubscriberStore
   /** Subscribers' own preferences, global and per workflow. */
   preferences: PreferenceStore
+  tenants: TenantStore
   now(): string
   workflowContext(): WorkflowContext
 }
@@ -171,6 +173,7 @@ export function assembleEnvironment(
     messages: createMessageStore(data.messages, subscribers),
     subscribers,
     preferences: createPreferenceStore(data.preferences ?? []),
+    tenants: createTenantStore(data.tenants ?? []),
     now,
     workflowContext: () =>
       (context ??= Object.freeze({

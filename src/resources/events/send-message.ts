@@ -9,6 +9,7 @@ import { renderTemplate, RenderError } from './render.js'
 import { NO_ACTION, newMessage } from './message-document.js'
 import { isObj } from '../../objects.js'
 import { copyOf } from './copy-of.js'
+import { tenantOfJob } from '../tenants/tenant-context.js'
 
 type Obj = Record<string, unknown>
 
@@ -36,6 +37,8 @@ function compileData(ctx: SendContext): Obj {
   data.subscriber = ctx.subscriber
   data.step = { digest: !!events?.length, events, total_count: events?.length }
   if (ctx.actor) data.actor = ctx.actor
+  const tenant = tenantOfJob(ctx.env, ctx.job.tenant)
+  if (tenant) data.tenant = { ...tenant, id: tenant._id }
   const context = ctx.rules.renderContext(ctx.env.role)
   for (const key in context) data[key] = context[key]
   return data
