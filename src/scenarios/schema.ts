@@ -115,6 +115,27 @@ export const NotificationRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
+/** A subscriber's own preference: global, or for one workflow (its `_id` or trigger identifier). */
+export const PreferenceRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  subscriberId: z.string().min(1),
+  workflowId: z.string().min(1).optional(),
+  /** 2024-10's workflow-level switch (later servers ignore it). */
+  enabled: z.boolean().optional(),
+  channels: z.partialRecord(z.enum([...CHANNELS, 'tool']), z.boolean()).default({}),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
+export const TenantRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  identifier: z.string().min(1),
+  name: z.string().min(1),
+  data: z.unknown().optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
 export const DataSchema = z.strictObject({
   notificationGroups: z.array(GroupRecordSchema).default([]),
   subscribers: z.array(SubscriberRecordSchema).default([]),
@@ -123,6 +144,8 @@ export const DataSchema = z.strictObject({
   messages: z.array(MessageRecordSchema).default([]),
   integrations: z.array(IntegrationRecordSchema).optional(),
   notifications: z.array(NotificationRecordSchema).optional(),
+  preferences: z.array(PreferenceRecordSchema).optional(),
+  tenants: z.array(TenantRecordSchema).optional(),
   generate: GenerateSchema.optional(),
 })
 
@@ -151,6 +174,8 @@ export type WorkflowRecord = z.infer<typeof WorkflowRecordSchema>
 export type MessageRecord = z.infer<typeof MessageRecordSchema>
 export type IntegrationRecord = z.infer<typeof IntegrationRecordSchema>
 export type NotificationRecord = z.infer<typeof NotificationRecordSchema>
+export type PreferenceRecord = z.infer<typeof PreferenceRecordSchema>
+export type TenantRecord = z.infer<typeof TenantRecordSchema>
 export type ScenarioData = z.infer<typeof DataSchema>
 export type ApiKeyDeclaration = z.infer<typeof KeySchema>
 

@@ -58,7 +58,7 @@ export const inbox2024: InboxRules = {
   negativePage: () => {
     throw new InternalError('MongoDB refuses a negative skip')
   },
-  markAsBody: z.object({ messageId: z.unknown(), markAs }) as InboxRules['markAsBody'],
+  markAsBody: z.object({ messageId: z.unknown().optional(), markAs }) as InboxRules['markAsBody'],
   markAsIds(messageId) {
     const ids = typeof messageId === 'string' ? messageId.split(',') : messageId
     if (!ids || (Array.isArray(ids) && !ids.length)) throw httpError(400, 'messageId is required')
