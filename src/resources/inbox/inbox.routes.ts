@@ -6,7 +6,7 @@ import { isObjectId } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Message } from '../messages/messages.store.js'
 import { liveSubscriber } from '../preferences/preferences.service.js'
-import { inboxErrors } from './inbox.generations.js'
+import { inboxErrors, splitMessageIds } from './inbox.generations.js'
 import { applyMark, feedPage, type Mark } from './inbox.store.js'
 
 /**
@@ -33,11 +33,20 @@ function payloadFilter(sent: unknown): Obj | undefined {
   throw badRequest('Invalid payload, the JSON object should be encoded to base64 string.')
 }
 
+/** The feed populates `_id firstName lastName avatar subscriberId`: what the document lacks stays out. */
+function feedSubscriber(s: Message['subscriber']): Obj {
+  const out: Obj = { _id: s._id }
+  for (const name of ['firstName', 'lastName', 'avatar'] as const)
+    if (s[name] !== undefined && s[name] !== null) out[name] = s[name]
+  out.subscriberId = s.subscriberId
+  return out
+}
+
 function feedItem(env: Environment, m: Message) {
   const workflow = env.workflows.get(m._templateId)
   return {
     ...m,
-    subscriber: env.generation.messages.subscriber(m.subscriber),
+    subscriber: feedSubscriber(m.subscriber),
     actorSubscriber: null,
     template: { _id: m._templateId, tags: workflow?.tags ?? [] },
     id: m._id,
@@ -139,6 +148,42 @@ export const inboxRoutes = [
       return json(c, 201, { data })
     },
   }),
+  defineRoute<{ subscriberId: string }, Obj, { messageId?: unknown; mark?: Obj }>({
+    method: 'POST',
+    path: '/v1/subscribers/:subscriberId/messages/markAs',
+    summary:
+      "The older mark route `@novu/node`'s markMessageAs calls: `{messageId, mark: {seen?, read?}}`",
+    tags,
+    auth: 'apiKey',
+    params: SubscriberParams,
+    body: z.object({
+      messageId: z.unknown().optional(),
+      mark: z.unknown().optional(),
+    }) as z.ZodType<{
+      messageId?: unknown
+      mark?: Obj
+    }>,
+    responses: { 201: { description: 'The messages, in data' } },
+    handler(c, { env, params, body }) {
+      const rules = env.generation.inbox
+      const ids = splitMessageIds(body.messageId)
+      const subscriber = liveSubscriber(env, params.subscriberId)
+      if (!subscriber) throw inboxErrors.markAs(params.subscriberId)
+      const mark = body.mark !== null && typeof body.mark === 'object' ? body.mark : {}
+      const at = env.now()
+      const answered: Message[] = []
+      for (const id of new Set(ids)) {
+        const message = env.messages.get(id)
+        if (!message || message._subscriberId !== subscriber._id) continue
+        if (typeof mark.seen === 'boolean') applyMark(message, mark.seen ? 'seen' : 'unseen', at)
+        if (typeof mark.read === 'boolean') applyMark(message, mark.read ? 'read' : 'unread', at)
+        answered.push(message)
+      }
+      env.messages.touch()
+      const data = answered.map((m) => rules.markAsDocument({ ...m, subscriber: undefined }))
+      return json(c, 201, { data })
+    },
+  }),
   defineRoute<{ subscriberId: string }, Obj, Obj>({
     method: 'POST',
     path: '/v1/subscribers/:subscriberId/messages/mark-all',
@@ -217,7 +262,9 @@ export const inboxRoutes = [
       message.cta = { ...cta, action: { ...action, status: body.status, result } }
       message.updatedAt = env.now()
       env.messages.touch()
-      return json(c, 201, { data: feedItem(env, message) })
+      // The entity as upstream re-reads it: nothing populated.
+      const { subscriber: _subscriber, ...entity } = message
+      return json(c, 201, { data: { ...entity, id: message._id } })
     },
   }),
 ]
