@@ -13,6 +13,7 @@ import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.route
 import { preferenceRoutes } from './resources/preferences/preferences.routes.js'
 import { inboxRoutes } from './resources/inbox/inbox.routes.js'
 import { tenantRoutes } from './resources/tenants/tenants.routes.js'
+import { inboxV2Routes } from './resources/inbox/inbox-v2.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -31,4 +32,5 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...preferenceRoutes,
   ...inboxRoutes,
   ...tenantRoutes,
+  ...inboxV2Routes,
 ]

@@ -87,7 +87,7 @@ describe.each(['2026-08', '2024-10'] as const)('@novu/node 2.6.6 (%s)', (generat
     const res = await novu.subscribers.markMessageActionSeen(
       'user-1042',
       feed.data[0]._id,
-      'primary',
+      'primary' as never,
       {
         status: 'done' as never,
       }
@@ -100,7 +100,7 @@ describe.each(['2026-08', '2024-10'] as const)('@novu/node 2.6.6 (%s)', (generat
     const created = await novu.tenants.create('acme', { name: 'Acme', data: { plan: 'pro' } })
     expect(created.status).toBe(201)
     expect((await novu.tenants.get('acme')).data.data.name).toBe('Acme')
-    expect((await novu.tenants.list()).data.data).toHaveLength(1)
+    expect((await novu.tenants.list({})).data.data).toHaveLength(1)
     const updated = await novu.tenants.update('acme', { name: 'Acme Inc' })
     expect(updated.data.data.name).toBe('Acme Inc')
     expect((await novu.tenants.delete('acme')).status).toBe(204)
@@ -148,6 +148,74 @@ describe('@novu/api 3.19.1 (2026-08)', () => {
       subscriberId: 'user-1042',
       markMessageActionAsSeenDto: { status: 'done' },
     })
-    expect(action.result.id ?? action.result._id).toBeDefined()
+    expect(action.result.id).toBe(messageId)
+  })
+})
+
+describe('@novu/api 3.19.1 v2 inbox (2026-08)', () => {
+  const first = async (novu: NovuApi) => {
+    const { result } = await novu.subscribers.notifications.list({ subscriberId: 'user-1042' })
+    return result.data[0]?.id as string
+  }
+
+  test('notifications.list parses the seeded in-app message as an inbox notification', async () => {
+    const { result } = await api().subscribers.notifications.list({ subscriberId: 'user-1042' })
+    expect(result.hasMore).toBe(false)
+    expect(result.data).toHaveLength(1)
+    expect(result.data[0]).toMatchObject({
+      body: 'Order 1001 is on its way',
+      isRead: false,
+      isSeen: false,
+      isArchived: false,
+      channelType: 'in_app',
+      to: { subscriberId: 'user-1042' },
+    })
+  })
+
+  test('markAsRead, markAsUnread and archive answer the changed notification', async () => {
+    const novu = api()
+    const notificationId = await first(novu)
+    const request = { subscriberId: 'user-1042', notificationId }
+    expect((await novu.subscribers.notifications.markAsRead(request)).result.isRead).toBe(true)
+    expect((await novu.subscribers.notifications.markAsUnread(request)).result.isRead).toBe(false)
+    expect((await novu.subscribers.notifications.archive(request)).result.isArchived).toBe(true)
+  })
+
+  test('snooze sets the time, and completeAction parses', async () => {
+    const novu = api()
+    const notificationId = await first(novu)
+    const until = new Date('2030-01-01T00:00:00.000Z')
+    const snoozed = await novu.subscribers.notifications.snooze({
+      subscriberId: 'user-1042',
+      notificationId,
+      snoozeSubscriberNotificationDto: { snoozeUntil: until },
+    })
+    expect(snoozed.result.isSnoozed).toBe(true)
+    const done = await novu.subscribers.notifications.completeAction({
+      subscriberId: 'user-1042',
+      notificationId,
+      actionType: 'primary',
+    })
+    expect(done.result.id).toBe(notificationId)
+  })
+
+  test('count, markAsSeen, markAllAsRead and delete', async () => {
+    const novu = api()
+    const notificationId = await first(novu)
+    const counted = await novu.subscribers.notifications.count(
+      'user-1042',
+      JSON.stringify([{ read: false }])
+    )
+    expect(counted.result).toEqual([{ count: 1, filter: { read: false } }])
+    await novu.subscribers.notifications.markAsSeen(
+      { notificationIds: [notificationId] },
+      'user-1042'
+    )
+    await novu.subscribers.notifications.markAllAsRead({}, 'user-1042')
+    const { result } = await novu.subscribers.notifications.list({ subscriberId: 'user-1042' })
+    expect(result.data[0]).toMatchObject({ isSeen: true, isRead: true })
+    await novu.subscribers.notifications.delete({ subscriberId: 'user-1042', notificationId })
+    const after = await novu.subscribers.notifications.list({ subscriberId: 'user-1042' })
+    expect(after.result.data).toEqual([])
   })
 })

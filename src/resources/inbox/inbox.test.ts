@@ -181,3 +181,44 @@ describe('mark-as differences', () => {
     ])
   })
 })
+
+describe('the v2 inbox', () => {
+  test('2024-10 has no v2 inbox routes', async () => {
+    const { app } = triggerMock('2024-10')
+    const res = await request(app, 'GET', '/v2/subscribers/u1/notifications')
+    expect(res.status).toBe(404)
+    expect(res.body.message).toBe('Cannot GET /v2/subscribers/u1/notifications')
+  })
+
+  test('an unknown subscriber is 400 and an unknown notification 404', async () => {
+    const { app } = triggerMock('2026-08')
+    const ghost = await request(app, 'GET', '/v2/subscribers/ghost/notifications')
+    expect([ghost.status, ghost.body.message]).toEqual([
+      400,
+      'Subscriber with id: ghost is not found.',
+    ])
+    await feedOf(app, 1)
+    const id = '66fbb0a0c1f2e3d4a5b69999'
+    const res = await request(app, 'PATCH', `/v2/subscribers/u1/notifications/${id}/read`)
+    expect([res.status, res.body.message]).toEqual([
+      404,
+      `Notification with id: ${id} is not found.`,
+    ])
+  })
+
+  test('a limit over 100 is refused', async () => {
+    const { app } = triggerMock('2026-08')
+    await feedOf(app, 1)
+    const res = await request(app, 'GET', '/v2/subscribers/u1/notifications?limit=101')
+    expect(res.status).toBe(422)
+    expect(res.body.errors.general.messages).toEqual(['limit must not be greater than 100'])
+  })
+
+  test('the list pages with offset and says whether more follow', async () => {
+    const { app } = triggerMock('2026-08')
+    await feedOf(app, 3)
+    const res = await request(app, 'GET', '/v2/subscribers/u1/notifications?limit=2&offset=1')
+    expect(res.body.data.map((n: { body: string }) => n.body)).toEqual(['Note 1', 'Note 0'])
+    expect(res.body.hasMore).toBe(false)
+  })
+})
