@@ -123,6 +123,19 @@ describe('@novu/api 3.19.1 (2026-08)', () => {
     expect(welcome?.channels.inApp).toBe(false)
   })
 
+  test('preferences.bulkUpdate changes several workflows in one call', async () => {
+    const { result } = await api().subscribers.preferences.bulkUpdate(
+      { preferences: [{ workflowId: 'welcome-email', channels: { email: false } }] },
+      'user-1042'
+    )
+    expect(result).toHaveLength(1)
+    expect(result[0]).toMatchObject({
+      level: 'template',
+      workflow: { identifier: 'welcome-email' },
+    })
+    expect(result[0]?.channels.email).toBe(false)
+  })
+
   test('notifications.feed and unseenCount parse', async () => {
     const novu = api()
     const feed = await novu.subscribers.notifications.feed({ subscriberId: 'user-1042' })

@@ -27,6 +27,7 @@ import {
   globalPreferenceBody,
   LevelParams,
   PatchPreferencesBody,
+  BulkPreferencesBody,
   workflowPreferenceBody,
   type ChannelPreferenceBody,
 } from './preferences.schemas.js'
@@ -313,6 +314,53 @@ export const preferenceRoutes = [
       const channels = channelsOf(env, body.channels)
       savePreference(env, subscriber, workflow?._id, { channels })
       return json(c, 200, { data: v2Answer(env, subscriber, 'nonCritical') })
+    },
+  }),
+  defineRoute<
+    { subscriberId: string },
+    Obj,
+    { preferences: { workflowId: string; channels?: Obj }[] }
+  >({
+    method: 'PATCH',
+    path: '/v2/subscribers/:subscriberId/preferences/bulk',
+    summary: "Change the subscriber's preferences of up to 100 workflows at once",
+    tags,
+    auth: 'apiKey',
+    ...v2,
+    params: SubscriberParams,
+    body: BulkPreferencesBody,
+    responses: { 200: { description: 'Each changed workflow preference, in data' } },
+    handler(c, { env, params, body }) {
+      const rules = env.generation.preferences
+      const subscriber = liveSubscriber(env, params.subscriberId)
+      if (!subscriber) throw rules.patchUnknown(params.subscriberId)
+      // Every workflow and value is checked before anything is written.
+      const changes = body.preferences.map((item) => {
+        const workflow = workflowNamed(env, item.workflowId)
+        if (!workflow) throw rules.workflowUnknown(item.workflowId)
+        refuseCritical(workflow, item.workflowId)
+        return { workflow, channels: channelsOf(env, item.channels) }
+      })
+      for (const { workflow, channels } of changes)
+        savePreference(env, subscriber, workflow._id, { channels })
+      // The inbox's preference of each workflow changed, in the order sent.
+      const data = changes.map(({ workflow }) => ({
+        level: 'template',
+        workflow: {
+          id: workflow._id,
+          identifier: workflow.triggers?.[0]?.identifier,
+          name: workflow.name,
+          critical: workflow.critical,
+          tags: workflow.tags ?? [],
+          severity: workflow.severity ?? 'none',
+        },
+        enabled: true,
+        channels: pick(
+          resolvePreference(env, subscriber, workflow).channels,
+          activeChannels(env, workflow)
+        ),
+      }))
+      return json(c, 200, { data })
     },
   }),
 ]

@@ -85,3 +85,31 @@ export const CriticalityQuery = z.object({
     { optional: true }
   ),
 })
+
+/** PATCH /v2/subscribers/:id/preferences/bulk: at most 100 `{workflowId, channels}`. */
+export const BulkPreferencesBody = z.object({
+  preferences: fieldWith<{ workflowId: string; channels?: Obj }[]>(
+    { type: 'array', maxItems: 100, items: { type: 'object' } },
+    (value) => {
+      if (!Array.isArray(value))
+        return [
+          'preferences must contain no more than 100 elements',
+          'preferences must be an array',
+        ]
+      const messages =
+        value.length > 100 ? ['preferences must contain no more than 100 elements'] : []
+      value.forEach((item, i) => {
+        if (item === null || typeof item !== 'object')
+          return messages.push(nestedMessage(`preferences.${i}`))
+        messages.push(
+          ...runChecks(
+            [isDefined, isString],
+            (item as Obj).workflowId,
+            `preferences.${i}.workflowId`
+          )
+        )
+      })
+      return messages
+    }
+  ),
+})

@@ -240,4 +240,38 @@ describe('v2 preferences', () => {
     expect(res.status).toBe(404)
     expect(res.body.message).toBe('Cannot GET /v2/subscribers/u1/preferences')
   })
+
+  test('bulk refuses more than 100 workflows and writes nothing', async () => {
+    const { app } = triggerMock('2026-08')
+    await setup(app)
+    const preferences = Array.from({ length: 101 }, () => ({
+      workflowId: 'order',
+      channels: { email: false },
+    }))
+    const res = await request(app, 'PATCH', '/v2/subscribers/u1/preferences/bulk', {
+      body: { preferences },
+    })
+    expect(res.status).toBe(422)
+    expect(res.body.errors.general.messages).toEqual([
+      'preferences must contain no more than 100 elements',
+    ])
+    const after = await request(app, 'GET', '/v2/subscribers/u1/preferences')
+    expect(after.body.data.workflows[0].channels.email).toBe(true)
+  })
+
+  test('bulk with one unknown workflow is 404 and writes nothing', async () => {
+    const { app } = triggerMock('2026-08')
+    await setup(app)
+    const res = await request(app, 'PATCH', '/v2/subscribers/u1/preferences/bulk', {
+      body: {
+        preferences: [
+          { workflowId: 'order', channels: { email: false } },
+          { workflowId: 'nope', channels: {} },
+        ],
+      },
+    })
+    expect(res.status).toBe(404)
+    const after = await request(app, 'GET', '/v2/subscribers/u1/preferences')
+    expect(after.body.data.workflows[0].channels.email).toBe(true)
+  })
 })
