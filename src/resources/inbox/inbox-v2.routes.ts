@@ -7,7 +7,7 @@ import { field } from '../../http/validate.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Message } from '../messages/messages.store.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
-import { liveSubscriber } from '../preferences/preferences.service.js'
+import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxFields, inboxNotification } from './inbox-v2.mapper.js'
 import { applyMark } from './inbox.store.js'
 
@@ -25,9 +25,9 @@ const ActionParams = NotificationParams.extend({ actionType: z.string() })
 const MAX_COUNT_FILTERS = 30
 
 function subscriberOf(env: Environment, subscriberId: string): Subscriber {
-  const subscriber = liveSubscriber(env, subscriberId)
-  if (!subscriber) throw badRequest(`Subscriber with id: ${subscriberId} is not found.`)
-  return subscriber
+  return requireSubscriber(env, subscriberId, (id) =>
+    badRequest(`Subscriber with id: ${id} is not found.`)
+  )
 }
 
 /** The subscriber's in-app messages, newest first. */

@@ -5,7 +5,7 @@ import { json } from '../../http/respond.js'
 import { isObjectId } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Message } from '../messages/messages.store.js'
-import { liveSubscriber } from '../preferences/preferences.service.js'
+import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxErrors, splitMessageIds } from './inbox.generations.js'
 import { applyMark, feedPage, type Mark } from './inbox.store.js'
 
@@ -70,8 +70,7 @@ export const inboxRoutes = [
       const limit = query.limit ?? 10
       if (page < 0) rules.negativePage()
       const payload = payloadFilter(c.req.query('payload'))
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.feed(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, inboxErrors.feed)
       const feeds = c.req.queries('feedIdentifier')
       const result = feedPage(env, subscriber.subscriberId, {
         page,
@@ -108,8 +107,9 @@ export const inboxRoutes = [
         throw new CommandValidationError('GetFeedCountCommand', [
           { property: 'limit', messages: checks, value: limit },
         ])
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.unseen(params.subscriberId, env._environmentId)
+      const subscriber = requireSubscriber(env, params.subscriberId, (id) =>
+        inboxErrors.unseen(id, env._environmentId)
+      )
       const seen = c.req.query('seen') === 'true'
       const all = env.messages.list({ channel: 'in_app', subscriberId: subscriber.subscriberId })
       let count = 0
@@ -132,8 +132,7 @@ export const inboxRoutes = [
     handler(c, { env, params, body }) {
       const rules = env.generation.inbox
       const ids = rules.markAsIds(body.messageId)
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.markAs(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, inboxErrors.markAs)
       const at = env.now()
       const answered: Message[] = []
       for (const id of new Set(ids)) {
@@ -167,8 +166,7 @@ export const inboxRoutes = [
     handler(c, { env, params, body }) {
       const rules = env.generation.inbox
       const ids = splitMessageIds(body.messageId)
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.markAs(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, inboxErrors.markAs)
       const mark = body.mark !== null && typeof body.mark === 'object' ? body.mark : {}
       const at = env.now()
       const answered: Message[] = []
@@ -202,8 +200,9 @@ export const inboxRoutes = [
             value: body.markAs,
           },
         ])
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.markAll(params.subscriberId, env._environmentId)
+      const subscriber = requireSubscriber(env, params.subscriberId, (id) =>
+        inboxErrors.markAll(id, env._environmentId)
+      )
       const feeds =
         body.feedIdentifier === undefined
           ? undefined
@@ -248,8 +247,7 @@ export const inboxRoutes = [
         ])
       const message = env.messages.get(messageId)
       if (!message) throw httpError(404, `Message ${messageId} not found`)
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw inboxErrors.action(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, inboxErrors.action)
       const cta = (message.cta ?? {}) as Obj
       const action = (cta.action ?? {}) as Obj
       const result = { type, ...(body.payload !== undefined ? { payload: body.payload } : {}) }

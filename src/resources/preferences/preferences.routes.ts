@@ -18,7 +18,8 @@ import {
 import {
   channelsOf,
   liveSubscriber,
-  refuseCritical,
+  requireSubscriber,
+  writableWorkflow,
   savePreference,
   workflowNamed,
 } from './preferences.service.js'
@@ -180,8 +181,7 @@ export const preferenceRoutes = [
       const all = sent === undefined ? rules.levelShowsInactive : sent === 'true'
       if (params.parameter === 'template')
         return json(c, 200, { data: list(env, params.subscriberId, all) })
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw rules.globalUnknown(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, rules.globalUnknown)
       assertPreferencesEnabled(env)
       // 2024-10 shows every channel of its global preference, whatever the query.
       const shown = all || rules.storesEnabled ? rules.channels : environmentChannels(env)
@@ -211,8 +211,7 @@ export const preferenceRoutes = [
           throw new CommandValidationError('UpdateSubscriberPreferenceCommand', [
             { property: 'templateId', messages: ['templateId must be a mongodb id'], value: named },
           ])
-        const subscriber = liveSubscriber(env, params.subscriberId)
-        if (!subscriber) throw rules.patchUnknown(params.subscriberId)
+        const subscriber = requireSubscriber(env, params.subscriberId, rules.patchUnknown)
         const stored = env.preferences.forWorkflow(subscriber._id, named)
         if (stored && !channels && body.enabled === undefined)
           throw badRequest('In order to make an update you need to provider channel or enabled')
@@ -226,11 +225,8 @@ export const preferenceRoutes = [
         assertPreferencesEnabled(env)
         return json(c, 200, { data: listItem(env, subscriber, workflow, false) })
       }
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw rules.patchUnknown(params.subscriberId)
-      const workflow = workflowNamed(env, named)
-      if (!workflow) throw rules.workflowUnknown(named)
-      refuseCritical(workflow, named)
+      const subscriber = requireSubscriber(env, params.subscriberId, rules.patchUnknown)
+      const workflow = writableWorkflow(env, named)
       if (channels) savePreference(env, subscriber, workflow._id, { channels })
       const resolved = resolvePreference(env, subscriber, workflow)
       const template = {
@@ -267,8 +263,7 @@ export const preferenceRoutes = [
     responses: { 200: { description: '{data: {preference}}' } },
     handler(c, { env, params, body }) {
       const rules = env.generation.preferences
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw rules.patchUnknown(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, rules.patchUnknown)
       savePreference(env, subscriber, undefined, {
         ...(rules.storesEnabled && body.enabled !== undefined ? { enabled: body.enabled } : {}),
         channels: channelFlags(body.preferences),
@@ -289,8 +284,11 @@ export const preferenceRoutes = [
     query: CriticalityQuery,
     responses: { 200: { description: '{data: {global, workflows}}' } },
     handler(c, { env, params, query }) {
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw env.generation.preferences.listUnknown(params.subscriberId)
+      const subscriber = requireSubscriber(
+        env,
+        params.subscriberId,
+        env.generation.preferences.listUnknown
+      )
       return json(c, 200, { data: v2Answer(env, subscriber, query.criticality ?? 'nonCritical') })
     },
   }),
@@ -306,11 +304,11 @@ export const preferenceRoutes = [
     responses: { 200: { description: 'As GET' } },
     handler(c, { env, params, body }) {
       const rules = env.generation.preferences
-      const workflow = body.workflowId ? workflowNamed(env, body.workflowId) : undefined
-      if (body.workflowId && !workflow) throw rules.workflowUnknown(body.workflowId)
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw rules.patchUnknown(params.subscriberId)
-      if (workflow) refuseCritical(workflow, body.workflowId as string)
+      // The workflow is looked up before the subscriber, and found critical after it.
+      const named = body.workflowId ? workflowNamed(env, body.workflowId) : undefined
+      if (body.workflowId && !named) throw rules.workflowUnknown(body.workflowId)
+      const subscriber = requireSubscriber(env, params.subscriberId, rules.patchUnknown)
+      const workflow = body.workflowId ? writableWorkflow(env, body.workflowId) : undefined
       const channels = channelsOf(env, body.channels)
       savePreference(env, subscriber, workflow?._id, { channels })
       return json(c, 200, { data: v2Answer(env, subscriber, 'nonCritical') })
@@ -332,13 +330,10 @@ export const preferenceRoutes = [
     responses: { 200: { description: 'Each changed workflow preference, in data' } },
     handler(c, { env, params, body }) {
       const rules = env.generation.preferences
-      const subscriber = liveSubscriber(env, params.subscriberId)
-      if (!subscriber) throw rules.patchUnknown(params.subscriberId)
+      const subscriber = requireSubscriber(env, params.subscriberId, rules.patchUnknown)
       // Every workflow and value is checked before anything is written.
       const changes = body.preferences.map((item) => {
-        const workflow = workflowNamed(env, item.workflowId)
-        if (!workflow) throw rules.workflowUnknown(item.workflowId)
-        refuseCritical(workflow, item.workflowId)
+        const workflow = writableWorkflow(env, item.workflowId)
         return { workflow, channels: channelsOf(env, item.channels) }
       })
       for (const { workflow, channels } of changes)

@@ -1,4 +1,4 @@
-import { CommandValidationError, httpError } from '../../errors.js'
+import { CommandValidationError, httpError, type ApiError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
 import type { Workflow } from '../workflows/workflows.types.js'
@@ -11,15 +11,29 @@ export function liveSubscriber(env: Environment, subscriberId: string): Subscrib
   return found && !found.deleted ? found : undefined
 }
 
+/** The live subscriber, or the use case's own unknown-subscriber error. */
+export function requireSubscriber(
+  env: Environment,
+  subscriberId: string,
+  unknown: (subscriberId: string) => ApiError
+): Subscriber {
+  const subscriber = liveSubscriber(env, subscriberId)
+  if (!subscriber) throw unknown(subscriberId)
+  return subscriber
+}
+
 /** The workflow a 2025 preference write names: its internal id, trigger identifier or slug. */
 export function workflowNamed(env: Environment, named: string): Workflow | undefined {
   return env.workflows.get(parseSlugId(named)) ?? env.workflows.byIdentifier(named)
 }
 
-/** Since 2025 a critical workflow's preferences are not the subscriber's to change. */
-export function refuseCritical(workflow: Workflow, named: string) {
+/** The workflow a 2025 write names; since 2025 a critical one is not the subscriber's to change. */
+export function writableWorkflow(env: Environment, named: string): Workflow {
+  const workflow = workflowNamed(env, named)
+  if (!workflow) throw env.generation.preferences.workflowUnknown(named)
   if (workflow.critical)
     throw httpError(400, `Critical workflow with id: ${named} can not be updated`)
+  return workflow
 }
 
 /**

@@ -1,21 +1,11 @@
 import { isObj } from '../../objects.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Tenant } from './tenants.store.js'
+import { same } from '../subscribers/subscriber-upsert.js'
 
 /** A trigger's `tenant`: the identifier itself, or an object's `identifier`. */
 export const tenantIdentifier = (tenant: unknown): unknown =>
   typeof tenant === 'string' ? tenant : isObj(tenant) ? tenant.identifier : undefined
-
-/** lodash's `isEqual` on JSON values. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (!isObj(a) && !Array.isArray(a)) return false
-  if (!isObj(b) && !Array.isArray(b)) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const keys = Object.keys(a)
-  if (keys.length !== Object.keys(b).length) return false
-  return keys.every((k) => k in b && sameJson((a as never)[k], (b as never)[k]))
-}
 
 /**
  * Upstream's ProcessTenant: a trigger's tenant object with a truthy `name` or `data` other than
@@ -27,7 +17,7 @@ export function updateTenant(env: Environment, sent: unknown) {
   if (!tenant) return
   const name =
     typeof sent.name === 'string' && sent.name && sent.name !== tenant.name ? sent.name : undefined
-  const data = sent.data && !sameJson(sent.data, tenant.data) ? sent.data : undefined
+  const data = sent.data && !same(sent.data, tenant.data) ? sent.data : undefined
   if (name === undefined && data === undefined) return
   env.tenants.update(tenant, { ...(name ? { name } : {}), ...(data ? { data } : {}) }, env.now())
 }
