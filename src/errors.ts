@@ -70,6 +70,7 @@ export const REASON: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',

@@ -10,6 +10,10 @@ import { workflowV2Routes } from './resources/workflows-v2/workflows-v2.routes.j
 import { eventRoutes } from './resources/events/events.routes.js'
 import { notificationRoutes } from './resources/notifications/notifications.routes.js'
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
+import { preferenceRoutes } from './resources/preferences/preferences.routes.js'
+import { inboxRoutes } from './resources/inbox/inbox.routes.js'
+import { tenantRoutes } from './resources/tenants/tenants.routes.js'
+import { inboxV2Routes } from './resources/inbox/inbox-v2.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -25,4 +29,8 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...eventRoutes,
   ...notificationRoutes,
   ...subscriberV1Routes,
+  ...preferenceRoutes,
+  ...inboxRoutes,
+  ...tenantRoutes,
+  ...inboxV2Routes,
 ]

@@ -12,6 +12,7 @@ import { createRng } from './tenancy/prng.js'
 import { resolveScenarioData } from './scenarios/loader.js'
 import { createScenarioRegistry, type ScenarioRegistry } from './scenarios/registry.js'
 import type { Scenario } from './scenarios/schema.js'
+import { resolveServerFlags, type ServerFlags } from './tenancy/server-flags.js'
 import { createJournal, type Journal } from './journal/journal.js'
 import {
   DEFAULT_GENERATION,
@@ -55,11 +56,16 @@ const DEFAULT_MAX_WORKFLOWS = 100
 export function compileScenario(scenario: Scenario, options: MockOptions): EnvironmentSource {
   const keys = new Map<string, Role>(scenario.environments.keys.map((k) => [k.apiKey, k.role]))
   const generations = new Map<string, GenerationName>()
-  for (const key of scenario.environments.keys)
+  const flags = new Map<string, ServerFlags>()
+  for (const key of scenario.environments.keys) {
     if (key.apiGeneration) generations.set(key.apiKey, key.apiGeneration)
+    flags.set(key.apiKey, resolveServerFlags(scenario.serverFlags, key.serverFlags))
+  }
   return {
     generation: options.apiGeneration ?? scenario.apiGeneration ?? DEFAULT_GENERATION,
     generations,
+    flags: resolveServerFlags(scenario.serverFlags),
+    keyFlags: flags,
     maxWorkflows: options.maxWorkflows ?? scenario.maxWorkflows ?? DEFAULT_MAX_WORKFLOWS,
     seed: options.seed ?? (scenario.seed !== undefined ? String(scenario.seed) : DEFAULT_SEED),
     data: resolveScenarioData(scenario),

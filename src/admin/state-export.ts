@@ -38,6 +38,16 @@ const subscriberRecord = (s: Subscriber): Subscriber =>
     ? { ...s, channels: s.channels.map((c) => (isObj(c) ? { ...c } : c)) }
     : { ...s }
 
+/** A preference as a scenario declares it: its subscriber and workflow by their public names. */
+const preferenceRecord = (p: ReturnType<Environment['preferences']['all']>[number]) => {
+  const { _subscriberId, _templateId, ...rest } = p
+  return {
+    ...rest,
+    channels: { ...p.channels },
+    ...(_templateId ? { workflowId: _templateId } : {}),
+  }
+}
+
 /**
  * An environment's records in the scenario record format (feed them back with PUT, or into a
  * scenario's `data`), kind by kind, as they are at this instant. The stores change records in
@@ -60,6 +70,15 @@ function exportedRecords(env: Environment): [string, readonly unknown[]][] {
     ['messages', env.messages.all().map(message)],
     ['integrations', env.integrations.all().map(copy)],
     ['notifications', env.notifications.all().map(notificationRecord)],
+    // Those of a deleted subscriber name nobody an import could find.
+    [
+      'preferences',
+      env.preferences
+        .all()
+        .filter((p) => env.subscribers.byId(p._subscriberId))
+        .map(preferenceRecord),
+    ],
+    ['tenants', env.tenants.all().map(copy)],
   ]
 }
 

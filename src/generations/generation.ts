@@ -8,6 +8,8 @@ import type { SubscribersRules } from '../resources/subscribers/subscribers.gene
 import type { EventsRules } from '../resources/events/events.generations.js'
 import type { SubscribersV1Rules } from '../resources/subscribers/subscribers-v1.generations.js'
 import type { NotificationsRules } from '../resources/notifications/notifications.generations.js'
+import type { PreferencesRules } from '../resources/preferences/preferences.generations.js'
+import type { InboxRules } from '../resources/inbox/inbox.generations.js'
 
 export const GENERATION_NAMES = ['2026-08', '2024-10'] as const
 export type GenerationName = (typeof GENERATION_NAMES)[number]
@@ -36,6 +38,8 @@ export interface Generation {
   subscribersV1: SubscribersV1Rules
   events: EventsRules
   notifications: NotificationsRules
+  preferences: PreferencesRules
+  inbox: InboxRules
 }
 
 /** A route part that differs by generation, or one value for both. */

@@ -17,6 +17,11 @@ import {
   notifications2024,
   notifications2026,
 } from '../resources/notifications/notifications.generations.js'
+import {
+  preferences2024,
+  preferences2026,
+} from '../resources/preferences/preferences.generations.js'
+import { inbox2024, inbox2026 } from '../resources/inbox/inbox.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -39,6 +44,8 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     subscribersV1: subscribersV1_2026,
     events: events2026,
     notifications: notifications2026,
+    preferences: preferences2026,
+    inbox: inbox2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -57,6 +64,8 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     subscribersV1: subscribersV1_2024,
     events: events2024,
     notifications: notifications2024,
+    preferences: preferences2024,
+    inbox: inbox2024,
   },
 }
 

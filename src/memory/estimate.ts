@@ -20,6 +20,9 @@ const BUILT_BYTES = {
   topics: 600,
   workflows: 2_200,
   messages: 2_700,
+  // Not measured: a small document each, the size of a group's.
+  preferences: 500,
+  tenants: 500,
 } as const
 
 /** What one entry of a nested list builds: a step, or a topic's subscription (and subscriber). */

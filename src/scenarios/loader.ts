@@ -157,6 +157,12 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
     topics: [...base.topics, ...own.topics],
     workflows: [...base.workflows, ...own.workflows],
     messages: [...base.messages, ...own.messages],
+    ...(base.preferences || own.preferences
+      ? { preferences: [...(base.preferences ?? []), ...(own.preferences ?? [])] }
+      : {}),
+    ...(base.tenants || own.tenants
+      ? { tenants: [...(base.tenants ?? []), ...(own.tenants ?? [])] }
+      : {}),
     ...(own.generate || base.generate
       ? { generate: { ...base.generate, ...own.generate } as ScenarioData['generate'] }
       : {}),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CHANNELS } from '../resources/messages/messages.store.js'
 import { RuleSchema } from '../chaos/rules.schemas.js'
 import { GENERATION_NAMES } from '../generations/generation.js'
+import { ServerFlagsSchema } from '../tenancy/server-flags.js'
 
 const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
 const IsoDate = z.iso.datetime({ offset: true })
@@ -114,6 +115,27 @@ export const NotificationRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
+/** A subscriber's own preference: global, or for one workflow (its `_id` or trigger identifier). */
+export const PreferenceRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  subscriberId: z.string().min(1),
+  workflowId: z.string().min(1).optional(),
+  /** 2024-10's workflow-level switch (later servers ignore it). */
+  enabled: z.boolean().optional(),
+  channels: z.partialRecord(z.enum([...CHANNELS, 'tool']), z.boolean()).default({}),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
+export const TenantRecordSchema = z.looseObject({
+  _id: ObjectId.optional(),
+  identifier: z.string().min(1),
+  name: z.string().min(1),
+  data: z.unknown().optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
 export const DataSchema = z.strictObject({
   notificationGroups: z.array(GroupRecordSchema).default([]),
   subscribers: z.array(SubscriberRecordSchema).default([]),
@@ -122,6 +144,8 @@ export const DataSchema = z.strictObject({
   messages: z.array(MessageRecordSchema).default([]),
   integrations: z.array(IntegrationRecordSchema).optional(),
   notifications: z.array(NotificationRecordSchema).optional(),
+  preferences: z.array(PreferenceRecordSchema).optional(),
+  tenants: z.array(TenantRecordSchema).optional(),
   generate: GenerateSchema.optional(),
 })
 
@@ -133,6 +157,8 @@ export const KeySchema = z.strictObject({
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** A revoked key: every request with it gets upstream's `401 API Key not found`. */
   revoked: z.boolean().optional(),
+  /** Upstream feature flags for this key's environment, over the scenario's. */
+  serverFlags: ServerFlagsSchema.optional(),
 })
 
 export const ClockSchema = z.discriminatedUnion('mode', [
@@ -148,6 +174,8 @@ export type WorkflowRecord = z.infer<typeof WorkflowRecordSchema>
 export type MessageRecord = z.infer<typeof MessageRecordSchema>
 export type IntegrationRecord = z.infer<typeof IntegrationRecordSchema>
 export type NotificationRecord = z.infer<typeof NotificationRecordSchema>
+export type PreferenceRecord = z.infer<typeof PreferenceRecordSchema>
+export type TenantRecord = z.infer<typeof TenantRecordSchema>
 export type ScenarioData = z.infer<typeof DataSchema>
 export type ApiKeyDeclaration = z.infer<typeof KeySchema>
 
@@ -161,6 +189,8 @@ export const ScenarioSchema = z.strictObject({
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** Workflows one environment may hold (upstream's limit since 2025: 100 self-hosted, 20 on Cloud's free tier); 0 lifts it. */
   maxWorkflows: z.number().int().min(0).optional(),
+  /** Upstream feature flags whose Cloud value is unknown (tenants, 2024-10 preferences). */
+  serverFlags: ServerFlagsSchema.optional(),
   /** Start from a data set in the top-level fixtures/ folder, then add `data` to it. */
   fixture: z.string().optional(),
   environments: z

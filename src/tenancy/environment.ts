@@ -2,6 +2,7 @@ import type { Clock } from './clock.js'
 import { DEFAULT_EPOCH, offsetClock, type MovableClock } from './clock.js'
 import { createIdFactory, type IdFactory } from './ids.js'
 import { createRng, type Rng } from './prng.js'
+import { DEFAULT_SERVER_FLAGS, type ServerFlags } from './server-flags.js'
 import { createTopicStore, type TopicStore } from '../resources/topics/topics.store.js'
 import {
   createNotificationGroupStore,
@@ -19,6 +20,11 @@ import {
   type NotificationStore,
 } from '../resources/notifications/notifications.store.js'
 import { createIntegrationSet, type IntegrationSet } from '../resources/events/integrations.js'
+import {
+  createPreferenceStore,
+  type PreferenceStore,
+} from '../resources/preferences/preferences.store.js'
+import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
 import { runDue } from '../resources/events/jobs.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
@@ -39,6 +45,8 @@ export interface Identity {
   generation: Generation
   /** Workflows the environment may hold where its generation limits them; 0: no limit. */
   maxWorkflows: number
+  /** Upstream's feature flags as this environment's server has them. */
+  flags: ServerFlags
 }
 
 /** The process memory budget as one environment's writes see it (a no-op until it is wired). */
@@ -68,6 +76,9 @@ export interface Environment extends Identity {
   workflows: WorkflowStore
   messages: MessageStore
   subscribers: SubscriberStore
+  /** Subscribers' own preferences, global and per workflow. */
+  preferences: PreferenceStore
+  tenants: TenantStore
   now(): string
   workflowContext(): WorkflowContext
 }
@@ -79,6 +90,7 @@ export interface EnvironmentSpec {
   clock: Clock
   generation: GenerationName
   maxWorkflows: number
+  flags?: ServerFlags
 }
 
 /** The identity and generators of an environment: the same key and seed give the same ids. */
@@ -95,6 +107,7 @@ export function createIdentity(spec: EnvironmentSpec) {
     ...(spec.role === 'Production' ? { _parentId: newId() } : {}),
     generation: generationNamed(spec.generation),
     maxWorkflows: spec.maxWorkflows,
+    flags: spec.flags ?? DEFAULT_SERVER_FLAGS,
   }
   return { identity, rng, newId }
 }
@@ -159,6 +172,8 @@ export function assembleEnvironment(
     workflows,
     messages: createMessageStore(data.messages, subscribers),
     subscribers,
+    preferences: createPreferenceStore(data.preferences ?? []),
+    tenants: createTenantStore(data.tenants ?? []),
     now,
     workflowContext: () =>
       (context ??= Object.freeze({

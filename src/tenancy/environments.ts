@@ -16,6 +16,7 @@ import {
 } from '../memory/budget.js'
 import { environmentBytes, jsonHeapBytes } from '../memory/estimate.js'
 import type { GenerationName } from '../generations/generation.js'
+import { DEFAULT_SERVER_FLAGS, type ServerFlags } from './server-flags.js'
 
 /** What the environments are built from: the active scenario, compiled. */
 export interface EnvironmentSource {
@@ -27,6 +28,9 @@ export interface EnvironmentSource {
   /** The generation environments answer in, and the keys the scenario pins to another. */
   generation: GenerationName
   generations: ReadonlyMap<string, GenerationName>
+  /** Upstream's feature flags, and the keys the scenario gives others. */
+  flags?: ServerFlags
+  keyFlags?: ReadonlyMap<string, ServerFlags>
   /** Workflows one environment may hold where the generation limits them; 0: no limit. */
   maxWorkflows: number
 }
@@ -200,6 +204,7 @@ export function environmentSpec(
     clock: source.clock,
     generation: source.generations.get(apiKey) ?? source.generation,
     maxWorkflows: source.maxWorkflows,
+    flags: source.keyFlags?.get(apiKey) ?? source.flags ?? DEFAULT_SERVER_FLAGS,
   }
 }
 

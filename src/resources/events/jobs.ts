@@ -4,6 +4,7 @@ import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { RenderError } from './render.js'
 import { sendMessage } from './send-message.js'
+import { stepPreferred } from '../preferences/preferences.resolve.js'
 import { isObj } from '../../objects.js'
 import { isKnownError } from '../../errors.js'
 
@@ -333,6 +334,14 @@ function runJobs(
     }
     if (CHANNELS.has(job.type)) {
       const subscriber = env.subscribers.byId(job._subscriberId)
+      const workflow = subscriber && env.workflows.get(job._templateId)
+      if (subscriber && workflow && !stepPreferred(env, subscriber, workflow, job.type)) {
+        // The subscriber turned this channel off: the step ends without a message.
+        addDetail(ctx, 'Step filtered by subscriber preferences', 'Success')
+        job.status = 'canceled'
+        job.updatedAt = at
+        continue
+      }
       if (subscriber) {
         const actor = job.actorId ? env.subscribers.get(job.actorId) : undefined
         sendMessage({

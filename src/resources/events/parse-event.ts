@@ -9,6 +9,7 @@ import {
   verifyPayload,
 } from './payload-checks.js'
 import { runTrigger } from './worker.js'
+import { tenantIdentifier, updateTenant } from '../tenants/tenant-context.js'
 import { isObj } from '../../objects.js'
 
 type Obj = Record<string, unknown>
@@ -61,8 +62,10 @@ export function parseEvent(env: Environment, input: ParseInput): TriggerResult {
     status: name,
     ...(rules.statusesCarryTransactionId ? { transactionId } : {}),
   })
-  // The mock has no tenants: any tenant sent is one upstream does not find.
-  if (input.tenant) return status('no_tenant_found')
+  if (input.tenant) {
+    const tenant = env.tenants.get(String(tenantIdentifier(input.tenant)))
+    if (!tenant) return status('no_tenant_found')
+  }
   if (!workflow.active) return status('trigger_not_active')
   if (rules.answersStepStatuses) {
     if (!workflow.steps?.length) return status('no_workflow_steps_defined')
@@ -71,6 +74,7 @@ export function parseEvent(env: Environment, input: ParseInput): TriggerResult {
   let payload = withoutFiles(input.payload)
   if (rules.checksPayloadOverHttp) verifyPayload(workflow, payload)
   payload = mergePayload(payloadDefaults(workflow), payload)
+  if (input.tenant) updateTenant(env, input.tenant)
   runTrigger(env, {
     workflow,
     addressing: input.addressing,

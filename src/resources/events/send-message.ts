@@ -10,6 +10,7 @@ import { NO_ACTION, newMessage } from './message-document.js'
 import { isObj } from '../../objects.js'
 import { copyOf } from './copy-of.js'
 import { admitMessage, recordMessage } from './trigger-scope.js'
+import { tenantOfJob } from '../tenants/tenant-context.js'
 
 type Obj = Record<string, unknown>
 
@@ -37,6 +38,8 @@ function compileData(ctx: SendContext): Obj {
   data.subscriber = ctx.subscriber
   data.step = { digest: !!events?.length, events, total_count: events?.length }
   if (ctx.actor) data.actor = ctx.actor
+  const tenant = tenantOfJob(ctx.env, ctx.job.tenant)
+  if (tenant) data.tenant = { ...tenant, id: tenant._id }
   const context = ctx.rules.renderContext(ctx.env.role)
   for (const key in context) data[key] = context[key]
   return data

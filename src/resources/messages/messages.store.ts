@@ -250,6 +250,15 @@ export function createMessageStore(
     /** How many writes the store has seen. */
     version: () => version,
     all: (): Message[] => [...byId.values()],
+    /** A live message by id. */
+    get(id: string): Message | undefined {
+      const found = byId.get(id)
+      return found && !found.deleted ? found : undefined
+    },
+    /** Messages changed in place (marked read or seen, an action done): answers that show them go. */
+    touch() {
+      version++
+    },
     liveByTransaction: (transactionId: string) => liveOf(transactions().get(transactionId) ?? []),
 
     /** Deletes the live messages of a transaction, optionally of one channel only. */

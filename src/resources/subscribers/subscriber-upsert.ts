@@ -60,7 +60,7 @@ function patchFrom(fields: Obj, rules: UpsertRules, updating: boolean): Subscrib
 }
 
 /** lodash's isEqual for JSON values, as upstream's `subscriberNeedUpdate` compares. */
-function same(a: unknown, b: unknown): boolean {
+export function same(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (!isObj(a) && !Array.isArray(a)) return false
   if (!isObj(b) && !Array.isArray(b)) return false
