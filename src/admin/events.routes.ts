@@ -23,7 +23,7 @@ function payloadOf(state: MockState, event: ControlEvent): unknown {
   switch (event.type) {
     case 'message': {
       const env = state.environments.peek(event.apiKey)
-      const message = env?.messages.get(event.messageId)
+      const message = env?.messages.find(event.messageId)
       return env && message ? messageItem({ apiKey: event.apiKey, env, message }) : undefined
     }
     case 'request': {

@@ -211,7 +211,7 @@ export function outboxRoutes(state: MockState): AnyRoute[] {
             const env = state.environments.peek(event.apiKey)
             if (query.environmentId !== undefined && env?._environmentId !== query.environmentId)
               return
-            const message = env?.messages.get(event.messageId)
+            const message = env?.messages.find(event.messageId)
             if (message && matches(message, query, since)) queueMicrotask(finish)
           })
           const timer = setTimeout(finish, ms)

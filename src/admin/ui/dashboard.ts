@@ -157,7 +157,7 @@ export function preview(
   messageId: string
 ): Response {
   const [, env] = environmentById(state, environmentId)
-  const message = env.messages.get(messageId)
+  const message = env.messages.find(messageId)
   if (!message || message.channel !== 'email') throw notFound(`No email ${messageId}`)
   const rendered = renderedOutput(message)
   const text = 'html' in rendered ? rendered.html : ''

@@ -246,7 +246,7 @@ export function createMessageStore(
       onAdd = listener
     },
     /** One message by id, deleted or not. */
-    get: (id: string): Message | undefined => byId.get(id),
+    find: (id: string): Message | undefined => byId.get(id),
     /** How many writes the store has seen. */
     version: () => version,
     all: (): Message[] => [...byId.values()],
