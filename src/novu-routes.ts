@@ -10,6 +10,9 @@ import { workflowV2Routes } from './resources/workflows-v2/workflows-v2.routes.j
 import { eventRoutes } from './resources/events/events.routes.js'
 import { notificationRoutes } from './resources/notifications/notifications.routes.js'
 import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.routes.js'
+import { subscriberChannelRoutes } from './resources/subscribers/subscriber-channels.routes.js'
+import { subscriberBulkRoutes } from './resources/subscribers/subscribers-bulk.routes.js'
+import { integrationRoutes } from './resources/integrations/integrations.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -25,4 +28,7 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...eventRoutes,
   ...notificationRoutes,
   ...subscriberV1Routes,
+  ...subscriberBulkRoutes,
+  ...subscriberChannelRoutes,
+  ...integrationRoutes,
 ]

@@ -8,6 +8,7 @@ import type { SubscribersRules } from '../resources/subscribers/subscribers.gene
 import type { EventsRules } from '../resources/events/events.generations.js'
 import type { SubscribersV1Rules } from '../resources/subscribers/subscribers-v1.generations.js'
 import type { NotificationsRules } from '../resources/notifications/notifications.generations.js'
+import type { SubscriberChannelsRules } from '../resources/subscribers/subscriber-channels.generations.js'
 
 export const GENERATION_NAMES = ['2026-08', '2024-10'] as const
 export type GenerationName = (typeof GENERATION_NAMES)[number]
@@ -36,6 +37,7 @@ export interface Generation {
   subscribersV1: SubscribersV1Rules
   events: EventsRules
   notifications: NotificationsRules
+  subscriberChannels: SubscriberChannelsRules
 }
 
 /** A route part that differs by generation, or one value for both. */

@@ -17,6 +17,10 @@ import {
   notifications2024,
   notifications2026,
 } from '../resources/notifications/notifications.generations.js'
+import {
+  subscriberChannels2024,
+  subscriberChannels2026,
+} from '../resources/subscribers/subscriber-channels.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -39,6 +43,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     subscribersV1: subscribersV1_2026,
     events: events2026,
     notifications: notifications2026,
+    subscriberChannels: subscriberChannels2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -57,6 +62,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     subscribersV1: subscribersV1_2024,
     events: events2024,
     notifications: notifications2024,
+    subscriberChannels: subscriberChannels2024,
   },
 }
 
