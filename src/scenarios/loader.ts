@@ -157,6 +157,9 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
     topics: [...base.topics, ...own.topics],
     workflows: [...base.workflows, ...own.workflows],
     messages: [...base.messages, ...own.messages],
+    ...(base.integrations || own.integrations
+      ? { integrations: [...(base.integrations ?? []), ...(own.integrations ?? [])] }
+      : {}),
     ...(own.generate || base.generate
       ? { generate: { ...base.generate, ...own.generate } as ScenarioData['generate'] }
       : {}),

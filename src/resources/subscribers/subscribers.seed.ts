@@ -85,6 +85,8 @@ export function seedSubscribers(
       createdAt,
       updatedAt: record.updatedAt ?? createdAt,
     })
+    // A declared or exported subscriber keeps its channel credentials as they are.
+    if (Array.isArray(record.channels)) doc.channels = record.channels as unknown[]
     byExternal.set(doc.subscriberId, doc)
   }
   return {
