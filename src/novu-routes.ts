@@ -13,6 +13,7 @@ import { subscriberV1Routes } from './resources/subscribers/subscribers-v1.route
 import { subscriberChannelRoutes } from './resources/subscribers/subscriber-channels.routes.js'
 import { subscriberBulkRoutes } from './resources/subscribers/subscribers-bulk.routes.js'
 import { integrationRoutes } from './resources/integrations/integrations.routes.js'
+import { workflowEditRoutes } from './resources/workflows/workflow-edits.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -31,4 +32,6 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...subscriberBulkRoutes,
   ...subscriberChannelRoutes,
   ...integrationRoutes,
+  ...workflowEditRoutes('/v1/workflows'),
+  ...workflowEditRoutes('/v1/notification-templates'),
 ]

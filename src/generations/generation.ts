@@ -9,6 +9,7 @@ import type { EventsRules } from '../resources/events/events.generations.js'
 import type { SubscribersV1Rules } from '../resources/subscribers/subscribers-v1.generations.js'
 import type { NotificationsRules } from '../resources/notifications/notifications.generations.js'
 import type { SubscriberChannelsRules } from '../resources/subscribers/subscriber-channels.generations.js'
+import type { WorkflowEditRules } from '../resources/workflows/workflow-edits.generations.js'
 
 export const GENERATION_NAMES = ['2026-08', '2024-10'] as const
 export type GenerationName = (typeof GENERATION_NAMES)[number]
@@ -38,6 +39,7 @@ export interface Generation {
   events: EventsRules
   notifications: NotificationsRules
   subscriberChannels: SubscriberChannelsRules
+  workflowEdits: WorkflowEditRules
 }
 
 /** A route part that differs by generation, or one value for both. */

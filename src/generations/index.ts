@@ -21,6 +21,10 @@ import {
   subscriberChannels2024,
   subscriberChannels2026,
 } from '../resources/subscribers/subscriber-channels.generations.js'
+import {
+  workflowEdits2024,
+  workflowEdits2026,
+} from '../resources/workflows/workflow-edits.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -44,6 +48,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     events: events2026,
     notifications: notifications2026,
     subscriberChannels: subscriberChannels2026,
+    workflowEdits: workflowEdits2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -63,6 +68,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     events: events2024,
     notifications: notifications2024,
     subscriberChannels: subscriberChannels2024,
+    workflowEdits: workflowEdits2024,
   },
 }
 
