@@ -14,6 +14,7 @@ import { subscriberChannelRoutes } from './resources/subscribers/subscriber-chan
 import { subscriberBulkRoutes } from './resources/subscribers/subscribers-bulk.routes.js'
 import { integrationRoutes } from './resources/integrations/integrations.routes.js'
 import { workflowEditRoutes } from './resources/workflows/workflow-edits.routes.js'
+import { notificationStatsRoutes } from './resources/notifications/notification-stats.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
@@ -27,6 +28,8 @@ export const NOVU_ROUTES: AnyRoute[] = [
   ...workflowRoutes('/v1/notification-templates'),
   ...workflowV2Routes,
   ...eventRoutes,
+  // Before /v1/notifications/:notificationId, as upstream declares them.
+  ...notificationStatsRoutes,
   ...notificationRoutes,
   ...subscriberV1Routes,
   ...subscriberBulkRoutes,
