@@ -15,12 +15,14 @@ import { subscriberBulkRoutes } from './resources/subscribers/subscribers-bulk.r
 import { integrationRoutes } from './resources/integrations/integrations.routes.js'
 import { workflowEditRoutes } from './resources/workflows/workflow-edits.routes.js'
 import { notificationStatsRoutes } from './resources/notifications/notification-stats.routes.js'
+import { subscriptionByIdentifierRoutes } from './resources/topics/subscription-by-identifier.routes.js'
 
 /** Every Novu operation the mock serves, in one table that also feeds the OpenAPI document. */
 export const NOVU_ROUTES: AnyRoute[] = [
   ...topicRoutes,
   ...topicV2Routes,
   ...subscriptionRoutes,
+  ...subscriptionByIdentifierRoutes,
   ...subscriberRoutes,
   ...notificationGroupRoutes,
   ...messageRoutes,
