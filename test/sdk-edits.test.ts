@@ -1,0 +1,76 @@
+import { Novu as NovuApi } from '@novu/api'
+import { Novu as NovuNode } from '@novu/node'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startMock, type RunningMock } from '../src/server.js'
+import { keyFactory } from './sdk-helpers.js'
+import { GENERATIONS } from './trigger-helpers.js'
+
+// Workflow update and delete through @novu/node (the only SDK with them) in both generations,
+// and one topic subscription by identifier through @novu/api (2026-08 only).
+
+const WELCOME_EMAIL_ID = '66fbb0a0c1f2e3d4a5b61001'
+const SUBSCRIPTION = 'tk_team-alpha:si_user-1042'
+const mocks = new Map<string, RunningMock>()
+const nextKey = keyFactory('sdk-edits')
+
+beforeAll(async () => {
+  for (const apiGeneration of GENERATIONS)
+    mocks.set(apiGeneration, await startMock({ apiGeneration, port: 0, logLevel: 'silent' }))
+})
+afterAll(async () => {
+  for (const mock of mocks.values()) await mock.close()
+})
+
+const url = (generation: string) => (mocks.get(generation) as RunningMock).url
+
+describe.each(GENERATIONS)('%s: @novu/node notificationTemplates', (generation) => {
+  const novu = () => new NovuNode(nextKey(), { backendUrl: url(generation) })
+
+  test('update renames the workflow and answers it in data', async () => {
+    const res = await novu().notificationTemplates.update(WELCOME_EMAIL_ID, {
+      name: 'Welcome Email v2',
+      tags: ['onboarding', 'v2'],
+    })
+
+    expect(res.status).toBe(200)
+    expect(res.data.data).toMatchObject({ name: 'Welcome Email v2', tags: ['onboarding', 'v2'] })
+  })
+
+  test('delete answers data true and the workflow is gone', async () => {
+    const client = novu()
+
+    const res = await client.notificationTemplates.delete(WELCOME_EMAIL_ID)
+
+    expect(res.status).toBe(200)
+    expect(res.data).toEqual({ data: true })
+    const error = (await client.notificationTemplates
+      .getOne(WELCOME_EMAIL_ID)
+      .catch((e: unknown) => e)) as { response: { status: number } }
+    expect(error.response.status).toBe(404)
+  })
+})
+
+describe('2026-08: @novu/api topics.subscriptions', () => {
+  const novu = () =>
+    new NovuApi({
+      secretKey: nextKey(),
+      serverURL: url('2026-08'),
+      retryConfig: { strategy: 'none' },
+    })
+
+  test('getSubscription reads a seeded subscription by identifier', async () => {
+    const res = await novu().topics.subscriptions.getSubscription('team-alpha', SUBSCRIPTION)
+
+    expect(res.result.identifier).toBe(SUBSCRIPTION)
+  })
+
+  test('update renames it', async () => {
+    const res = await novu().topics.subscriptions.update({
+      topicKey: 'team-alpha',
+      identifier: SUBSCRIPTION,
+      updateTopicSubscriptionRequestDto: { name: 'Alpha, renamed' },
+    })
+
+    expect(res.result).toMatchObject({ identifier: SUBSCRIPTION, name: 'Alpha, renamed' })
+  })
+})
