@@ -84,9 +84,9 @@ export function setCredentials(
           : sentTokens
     checkTokens(env, tokens)
     channels[at] = {
+      credentials: { ...existing.credentials, ...credentials, deviceTokens: tokens },
       _integrationId: integration._id,
       providerId: request.providerId,
-      credentials: { ...existing.credentials, ...credentials, deviceTokens: tokens },
     }
   }
   subscriber.channels = channels
