@@ -2,6 +2,7 @@ import { badRequest } from '../../errors.js'
 import { isObjectId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
+import { writeBytes } from '../../memory/estimate.js'
 import { isObj } from '../../objects.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { buildWorkflow } from './workflow-builder.js'
@@ -107,7 +108,11 @@ export function workflowEditRoutes(
         if (!isObjectId(params.workflowId)) throw updateIdViolation(rules, params.workflowId)
         const workflow = env.workflows.get(params.workflowId.toLowerCase())
         if (!workflow) throw rules.updateUnknown(params.workflowId)
+        // New steps are kept as a create's are: counted before they are built.
+        const bytes = body.steps ? writeBytes(body, prefix) : 0
+        env.memory.admit(bytes, 'the steps this update builds')
         update(env, workflow, body)
+        env.memory.grow(bytes)
         return jsonText(c, 200, answerOf(env, workflow._id))
       },
     }),
