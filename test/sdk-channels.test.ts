@@ -1,25 +1,19 @@
 import { Novu as NovuApi } from '@novu/api'
 import { Novu as NovuNode } from '@novu/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startMock, type RunningMock } from '../src/server.js'
-import { keyFactory } from './sdk-helpers.js'
+import { keyFactory, mocksPerGeneration } from './sdk-helpers.js'
 import { GENERATIONS } from './trigger-helpers.js'
 
 // Integrations, credentials, online status and bulk create through both official SDKs, as
 // application code calls them, in both generations.
 
-const mocks = new Map<string, RunningMock>()
+const mocks = mocksPerGeneration(GENERATIONS)
 const nextKey = keyFactory('sdk-channels')
 
-beforeAll(async () => {
-  for (const apiGeneration of GENERATIONS)
-    mocks.set(apiGeneration, await startMock({ apiGeneration, port: 0, logLevel: 'silent' }))
-})
-afterAll(async () => {
-  for (const mock of mocks.values()) await mock.close()
-})
+beforeAll(() => mocks.start())
+afterAll(() => mocks.close())
 
-const url = (generation: string) => (mocks.get(generation) as RunningMock).url
+const url = mocks.url
 const api = (generation: string, secretKey = nextKey()) =>
   new NovuApi({ secretKey, serverURL: url(generation), retryConfig: { strategy: 'none' } })
 const node = (generation: string, key = nextKey()) =>

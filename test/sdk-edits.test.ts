@@ -1,8 +1,7 @@
 import { Novu as NovuApi } from '@novu/api'
 import { Novu as NovuNode } from '@novu/node'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startMock, type RunningMock } from '../src/server.js'
-import { keyFactory } from './sdk-helpers.js'
+import { keyFactory, mocksPerGeneration } from './sdk-helpers.js'
 import { GENERATIONS } from './trigger-helpers.js'
 
 // Workflow update and delete through @novu/node (the only SDK with them) in both generations,
@@ -10,18 +9,13 @@ import { GENERATIONS } from './trigger-helpers.js'
 
 const WELCOME_EMAIL_ID = '66fbb0a0c1f2e3d4a5b61001'
 const SUBSCRIPTION = 'tk_team-alpha:si_user-1042'
-const mocks = new Map<string, RunningMock>()
+const mocks = mocksPerGeneration(GENERATIONS)
 const nextKey = keyFactory('sdk-edits')
 
-beforeAll(async () => {
-  for (const apiGeneration of GENERATIONS)
-    mocks.set(apiGeneration, await startMock({ apiGeneration, port: 0, logLevel: 'silent' }))
-})
-afterAll(async () => {
-  for (const mock of mocks.values()) await mock.close()
-})
+beforeAll(() => mocks.start())
+afterAll(() => mocks.close())
 
-const url = (generation: string) => (mocks.get(generation) as RunningMock).url
+const url = mocks.url
 
 describe.each(GENERATIONS)('%s: @novu/node notificationTemplates', (generation) => {
   const novu = () => new NovuNode(nextKey(), { backendUrl: url(generation) })

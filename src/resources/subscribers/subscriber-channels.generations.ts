@@ -97,24 +97,10 @@ export interface SubscriberChannelsRules {
   bulkTooMany(count: number): Error | undefined
   /** Device tokens per channel since 2025 (MAX_SUBSCRIBER_DEVICE_TOKENS_NUMBER's default). */
   maxDeviceTokens: number | undefined
-  /** The fields a bulk item sets: 2024 every one sent, 2026 the subscriber fields only. */
-  bulkFields: readonly string[] | undefined
   deleteCredentialsUnknown(subscriberId: string): ApiError
   /** Whether a v1 answer shows the online flag a new document has (the 2026 schema default). */
   showsOnlineDefault: boolean
 }
-
-const BULK_FIELDS_2026 = [
-  'firstName',
-  'lastName',
-  'email',
-  'phone',
-  'avatar',
-  'locale',
-  'data',
-  'channels',
-  'timezone',
-]
 
 export const subscriberChannels2024: SubscriberChannelsRules = {
   credentialsBody: credentialsBody([isString]) as unknown as z.ZodType<Obj>,
@@ -122,7 +108,6 @@ export const subscriberChannels2024: SubscriberChannelsRules = {
   bulkBody: bulkBody(subscribersV1_2024.createBody, true) as unknown as z.ZodType<Obj>,
   bulkTooMany: () => undefined,
   maxDeviceTokens: undefined,
-  bulkFields: undefined,
   deleteCredentialsUnknown: (id) => httpError(404, `Subscriber not found for id ${id}`),
   showsOnlineDefault: false,
 }
@@ -138,7 +123,6 @@ export const subscriberChannels2026: SubscriberChannelsRules = {
         ])
       : undefined,
   maxDeviceTokens: 100,
-  bulkFields: BULK_FIELDS_2026,
   deleteCredentialsUnknown: (id) => httpError(404, `Subscriber '${id}' was not found`),
   showsOnlineDefault: true,
 }

@@ -13,18 +13,18 @@ import { SUBSCRIBER_FIELDS, type Subscriber } from './subscribers.store.js'
  * as sent (no integration lookup), unlike the single create. No generation has a v2 bulk route.
  */
 
-const ALL_FIELDS: readonly string[] = [...SUBSCRIBER_FIELDS, 'channels']
+/** What a bulk item sets (2026's repository keeps exactly these; 2024's `$set` of every field is narrowed to them too). */
+const BULK_FIELDS: readonly string[] = [...SUBSCRIBER_FIELDS, 'channels']
 
-function fieldsOf(env: Environment, item: Obj): Obj {
-  const names = env.generation.subscriberChannels.bulkFields ?? ALL_FIELDS
+function fieldsOf(item: Obj): Obj {
   const out: Obj = {}
-  for (const name of names) if (item[name] !== undefined) out[name] = item[name]
+  for (const name of BULK_FIELDS) if (item[name] !== undefined) out[name] = item[name]
   return out
 }
 
 function upsert(env: Environment, item: Obj, at: string): 'created' | 'updated' {
   const subscriberId = String(item.subscriberId)
-  const fields = fieldsOf(env, item)
+  const fields = fieldsOf(item)
   const stored = env.subscribers.get(subscriberId)
   if (stored) {
     // 2024-10's soft-deleted subscriber is the same document, brought back.
