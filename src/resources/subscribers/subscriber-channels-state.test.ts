@@ -109,3 +109,18 @@ test('an export carries integrations and credentials, and its import restores th
   })
   expect(again.body.data.channels[0].credentials.deviceTokens).toEqual(['x', 'y'])
 })
+
+test('an export carries the online flag and its import restores it', async () => {
+  const mock = createMock({ seed: 'state', scenario: 'empty' })
+  await request(mock.app, 'POST', '/v1/subscribers', { body: { subscriberId: 'o1' }, key: 'a' })
+  await request(mock.app, 'PATCH', '/v1/subscribers/o1/online-status', {
+    body: { isOnline: false },
+    key: 'a',
+  })
+
+  await mock.admin.importState('b', await mock.admin.exportState('a'))
+
+  const o1 = await request(mock.app, 'GET', '/v1/subscribers/o1', { key: 'b' })
+  expect(o1.body.data.isOnline).toBe(false)
+  expect(typeof o1.body.data.lastOnlineAt).toBe('string')
+})
