@@ -44,6 +44,21 @@ function create(env: Environment, body: CreateIntegrationBody): IntegrationDocum
   return env.integrations.add(doc)
 }
 
+/** A GET of the environment's live integrations that `keep` keeps, in creation order. */
+function listRoute(path: string, summary: string, keep: (i: IntegrationDocument) => boolean) {
+  return defineRoute({
+    method: 'GET',
+    path,
+    summary,
+    tags,
+    auth: 'apiKey',
+    responses: { 200: { description: 'The integrations, in data' } },
+    handler(c, { env }) {
+      return json(c, 200, { data: env.integrations.all().filter((i) => !i.deleted && keep(i)) })
+    },
+  })
+}
+
 export const integrationRoutes = [
   defineRoute<Record<string, string>, Obj, CreateIntegrationBody>({
     method: 'POST',
@@ -60,28 +75,6 @@ export const integrationRoutes = [
       return json(c, 201, { data: create(env, body) })
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/v1/integrations',
-    summary: "The environment's integrations, in creation order",
-    tags,
-    auth: 'apiKey',
-    responses: { 200: { description: 'The integrations, in data' } },
-    handler(c, { env }) {
-      return json(c, 200, { data: env.integrations.all().filter((i) => !i.deleted) })
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/v1/integrations/active',
-    summary: "The environment's active integrations",
-    tags,
-    auth: 'apiKey',
-    responses: { 200: { description: 'The active integrations, in data' } },
-    handler(c, { env }) {
-      return json(c, 200, {
-        data: env.integrations.all().filter((i) => !i.deleted && i.active),
-      })
-    },
-  }),
+  listRoute('/v1/integrations', "The environment's integrations, in creation order", () => true),
+  listRoute('/v1/integrations/active', "The environment's active integrations", (i) => i.active),
 ]

@@ -40,6 +40,22 @@ describe.each(GENERATIONS)('%s: /v1/integrations', (generation) => {
     expect(list.body.data).toHaveLength(4)
   })
 
+  test('the active list leaves an inactive integration out', async () => {
+    const { app } = triggerMock(generation)
+    await request(app, 'POST', '/v1/integrations', {
+      body: { providerId: 'apns', channel: 'push' },
+    })
+
+    const res = await request(app, 'GET', '/v1/integrations/active')
+
+    expect(res.status).toBe(200)
+    expect(res.body.data.map((i: { providerId: string }) => i.providerId)).toEqual([
+      'novu',
+      'novu-email',
+      'novu-sms',
+    ])
+  })
+
   test('a taken identifier answers 409', async () => {
     const { app } = triggerMock(generation)
     const body = { providerId: 'fcm', channel: 'push', identifier: 'fcm-main' }
