@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startMock, type RunningMock } from '../src/server.js'
+import type { GenerationName } from '../src/generations/generation.js'
 
 /** The only key a strict mock knows; every other key gets upstream's `401 API Key not found`. */
 export const DECLARED_KEY = 'declared-key'
@@ -54,5 +55,20 @@ export async function listTransaction(mock: RunningMock, apiKey: string, transac
     hasMore: boolean
     pageSize: number
     data: { channel: string; transactionId: string }[]
+  }
+}
+
+/** One mock per generation on the default data, for SDK tests that run in both. */
+export function mocksPerGeneration(generations: readonly GenerationName[]) {
+  const mocks = new Map<string, RunningMock>()
+  return {
+    async start() {
+      for (const apiGeneration of generations)
+        mocks.set(apiGeneration, await startMock({ apiGeneration, port: 0, logLevel: 'silent' }))
+    },
+    async close() {
+      for (const mock of mocks.values()) await mock.close()
+    },
+    url: (generation: string) => (mocks.get(generation) as RunningMock).url,
   }
 }

@@ -10,6 +10,8 @@ import type { SubscribersV1Rules } from '../resources/subscribers/subscribers-v1
 import type { NotificationsRules } from '../resources/notifications/notifications.generations.js'
 import type { PreferencesRules } from '../resources/preferences/preferences.generations.js'
 import type { InboxRules } from '../resources/inbox/inbox.generations.js'
+import type { SubscriberChannelsRules } from '../resources/subscribers/subscriber-channels.generations.js'
+import type { WorkflowEditRules } from '../resources/workflows/workflow-edits.generations.js'
 
 export const GENERATION_NAMES = ['2026-08', '2024-10'] as const
 export type GenerationName = (typeof GENERATION_NAMES)[number]
@@ -40,6 +42,8 @@ export interface Generation {
   notifications: NotificationsRules
   preferences: PreferencesRules
   inbox: InboxRules
+  subscriberChannels: SubscriberChannelsRules
+  workflowEdits: WorkflowEditRules
 }
 
 /** A route part that differs by generation, or one value for both. */

@@ -22,6 +22,14 @@ import {
   preferences2026,
 } from '../resources/preferences/preferences.generations.js'
 import { inbox2024, inbox2026 } from '../resources/inbox/inbox.generations.js'
+import {
+  subscriberChannels2024,
+  subscriberChannels2026,
+} from '../resources/subscribers/subscriber-channels.generations.js'
+import {
+  workflowEdits2024,
+  workflowEdits2026,
+} from '../resources/workflows/workflow-edits.generations.js'
 import type { Generation, GenerationName } from './generation.js'
 
 export * from './generation.js'
@@ -46,6 +54,8 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     notifications: notifications2026,
     preferences: preferences2026,
     inbox: inbox2026,
+    subscriberChannels: subscriberChannels2026,
+    workflowEdits: workflowEdits2026,
   },
   '2024-10': {
     name: '2024-10',
@@ -66,6 +76,8 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     notifications: notifications2024,
     preferences: preferences2024,
     inbox: inbox2024,
+    subscriberChannels: subscriberChannels2024,
+    workflowEdits: workflowEdits2024,
   },
 }
 

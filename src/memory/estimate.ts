@@ -14,7 +14,7 @@ export const GENERATED_BYTES = {
 } as const
 
 /** What building one declared record adds on top of the record itself (ids, owner, defaults). */
-const BUILT_BYTES = {
+export const BUILT_BYTES = {
   notificationGroups: 500,
   subscribers: 500,
   topics: 600,

@@ -163,6 +163,9 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
     ...(base.tenants || own.tenants
       ? { tenants: [...(base.tenants ?? []), ...(own.tenants ?? [])] }
       : {}),
+    ...(base.integrations || own.integrations
+      ? { integrations: [...(base.integrations ?? []), ...(own.integrations ?? [])] }
+      : {}),
     ...(own.generate || base.generate
       ? { generate: { ...base.generate, ...own.generate } as ScenarioData['generate'] }
       : {}),

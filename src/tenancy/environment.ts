@@ -19,7 +19,10 @@ import {
   createNotificationStore,
   type NotificationStore,
 } from '../resources/notifications/notifications.store.js'
-import { createIntegrationSet, type IntegrationSet } from '../resources/events/integrations.js'
+import {
+  createIntegrationStore,
+  type IntegrationStore,
+} from '../resources/integrations/integrations.store.js'
 import {
   createPreferenceStore,
   type PreferenceStore,
@@ -67,7 +70,7 @@ export interface Environment extends Identity {
   /** Notifications and their jobs, created by triggers. */
   notifications: NotificationStore
   /** The delivery integrations the trigger flow sends with. */
-  integrations: IntegrationSet
+  integrations: IntegrationStore
   memory: EnvironmentMemory
   /** Runs the delayed steps whose wait ended by the environment's clock; how many ran. */
   settle(): number
@@ -164,7 +167,7 @@ export function assembleEnvironment(
     newId,
     clock: own,
     notifications,
-    integrations: createIntegrationSet(data.integrations),
+    integrations: createIntegrationStore(data.integrations, identity),
     memory: UNBOUNDED_MEMORY,
     settle: () => (notifications.pendingCount() ? runDue(env) : 0),
     groups,

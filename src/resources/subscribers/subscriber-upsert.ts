@@ -1,4 +1,5 @@
 import type { Environment } from '../../tenancy/environment.js'
+import { setCredentials } from './credentials.js'
 import { isEmail, isEmailAddress, isLocale, isTimeZone } from './checks.js'
 import { subscriberDocument } from './subscribers.seed.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
@@ -70,51 +71,33 @@ export function same(a: unknown, b: unknown): boolean {
   return keys.every((k) => k in b && same((a as Obj)[k], (b as Obj)[k]))
 }
 
-interface StoredChannel {
-  _integrationId: string
-  providerId: string
-  integrationIdentifier?: string
-  credentials: Obj
-}
-
 /**
- * `channels` credentials, upserted by provider: only providers the environment has an active
- * chat or push integration for are kept (upstream refuses the others).
+ * `channels` given to a create or a trigger's recipient: each applied as PATCH
+ * /credentials applies it (tokens added). Upstream's missing-integration 400 comes after the
+ * subscriber was written; here that entry is skipped.
  */
 function upsertChannels(env: Environment, subscriber: Subscriber, sent: unknown) {
-  if (!Array.isArray(sent) || sent.length === 0) return
-  const channels = (subscriber.channels ?? []) as StoredChannel[]
+  if (!Array.isArray(sent)) return
   for (const entry of sent) {
     if (!isObj(entry) || typeof entry.providerId !== 'string') continue
-    const integration =
-      env.integrations.forProvider('chat', entry.providerId) ??
-      env.integrations.forProvider('push', entry.providerId)
-    if (!integration) continue
-    const credentials = isObj(entry.credentials) ? entry.credentials : {}
-    const found = channels.find((c) => c.providerId === entry.providerId)
-    if (!found) {
-      channels.push({
-        _integrationId: integration.identifier ?? integration.providerId,
-        providerId: entry.providerId,
-        ...(typeof entry.integrationIdentifier === 'string'
-          ? { integrationIdentifier: entry.integrationIdentifier }
-          : {}),
-        credentials: { ...credentials },
-      })
-      continue
+    const request = {
+      providerId: entry.providerId,
+      credentials: isObj(entry.credentials) ? entry.credentials : {},
+      ...(typeof entry.integrationIdentifier === 'string'
+        ? { integrationIdentifier: entry.integrationIdentifier }
+        : {}),
     }
-    const tokens = [
-      ...((found.credentials.deviceTokens as unknown[] | undefined) ?? []),
-      ...((credentials.deviceTokens as unknown[] | undefined) ?? []),
-    ]
-    found.credentials = {
-      ...found.credentials,
-      ...credentials,
-      ...(tokens.length ? { deviceTokens: [...new Set(tokens)] } : {}),
+    const integration = env.integrations.newestActive(
+      request.providerId,
+      request.integrationIdentifier
+    )
+    if (!integration) continue
+    try {
+      setCredentials(env, subscriber, request, integration, 'append')
+    } catch {
+      // Past the device-token limit: upstream's 400 after the write; the entry is skipped.
     }
   }
-  subscriber.channels = channels
-  env.subscribers.touch()
 }
 
 /**

@@ -73,6 +73,8 @@ const emailOrNull = z
       ctx.addIssue({ code: 'custom', message: 'email must be an email' })
   })
   .meta({ type: ['string', 'null'], format: 'email' })
+  // Every field of the DTO is optional: an absent email is no failure.
+  .optional()
 
 const Update2024 = z.object({
   email: emailOrNull,

@@ -19,7 +19,7 @@ type Obj = Record<string, unknown>
 type Body = Obj & { subscriberId?: unknown }
 
 /** A v1 subscriber as the document reads: every stored field, then the `id` virtual. */
-function render(s: Subscriber): Obj {
+export function render(s: Subscriber): Obj {
   const { isOnline, ...rest } = s
   // The online flag exists only once the widget set it.
   const out: Obj = s.lastOnlineAt !== undefined ? { ...rest, isOnline } : { ...rest }
@@ -28,7 +28,7 @@ function render(s: Subscriber): Obj {
 }
 
 /** A live subscriber (2024-10 keeps soft-deleted ones stored, and every read skips them). */
-function live(env: Environment, subscriberId: string): Subscriber | undefined {
+export function live(env: Environment, subscriberId: string): Subscriber | undefined {
   const found = env.subscribers.get(subscriberId)
   return found && !found.deleted ? found : undefined
 }

@@ -85,6 +85,10 @@ export function seedSubscribers(
       createdAt,
       updatedAt: record.updatedAt ?? createdAt,
     })
+    // A declared or exported subscriber keeps its channel credentials as they are.
+    if (Array.isArray(record.channels)) doc.channels = record.channels as unknown[]
+    if (typeof record.isOnline === 'boolean') doc.isOnline = record.isOnline
+    if (typeof record.lastOnlineAt === 'string') doc.lastOnlineAt = record.lastOnlineAt
     byExternal.set(doc.subscriberId, doc)
   }
   return {

@@ -158,7 +158,7 @@ interface PlannedStep {
 
 const LOWER_ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyz'
 /** Upstream's shortId(): 8 characters of [0-9a-z]. */
-function shortId(env: Environment): string {
+export function shortId(env: Environment): string {
   let out = ''
   for (let i = 0; i < 8; i++)
     out += LOWER_ALPHANUMERIC[Math.floor(env.rng() * LOWER_ALPHANUMERIC.length)]

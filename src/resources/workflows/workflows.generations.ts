@@ -78,7 +78,7 @@ function lengthMessage(property: string, value: { length: number }, min: number,
   return `${property} must be longer than or equal to ${min} and shorter than or equal to ${max} characters`
 }
 
-function limitViolations(input: WorkflowInput): FieldViolation[] {
+export function limitViolations(input: WorkflowInput): FieldViolation[] {
   const out: FieldViolation[] = []
   const { name, description, tags } = input
   if (typeof name === 'string' && (name.length < 1 || name.length > MAX_NAME))

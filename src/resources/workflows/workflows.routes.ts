@@ -45,7 +45,7 @@ function findWorkflow(env: Environment, idOrIdentifier: string) {
  * `{data: renderWorkflow(workflow)}` as JSON: for a workflow kept as a template, from a
  * template of the answer, made once per shape (workflows.store.ts).
  */
-const answerOf = (env: Environment, workflowId: string, variantTemplates = true) =>
+export const answerOf = (env: Environment, workflowId: string, variantTemplates = true) =>
   env.workflows.rendered(workflowId, variantTemplates ? 'v1' : 'v1-by-identifier', (w) => ({
     data: renderWorkflow(w, { variantTemplates }),
   }))

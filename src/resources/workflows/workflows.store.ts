@@ -21,7 +21,8 @@ import {
  */
 interface Stored {
   readonly _id: string
-  readonly identifier: string | undefined
+  /** Changed only by `rename`, which moves the index with it. */
+  identifier: string | undefined
   deleted: boolean
   /** Moves with every change but a status change's (see `renderedWithSlots`). */
   version?: number
@@ -361,6 +362,20 @@ export function createWorkflowStore(initial: Workflow[]) {
       }
       ofStored.set(key, { version, template })
       return fill(template, values)
+    },
+    /** A new trigger identifier (PUT /v1/workflows/:id): the index follows it. */
+    rename(workflow: Workflow, identifier: string) {
+      const stored = byId.get(workflow._id)
+      if (stored) countIdentifier(stored, -1)
+      const [first, ...rest] = workflow.triggers
+      workflow.triggers = [{ ...first, identifier } as Workflow['triggers'][number], ...rest]
+      if (stored) {
+        stored.identifier = identifier
+        countIdentifier(stored, 1)
+        stored.version = (stored.version ?? 0) + 1
+      }
+      changed(workflow)
+      return workflow
     },
     /** A soft delete (mongoose-delete): reads skip it and its identifier is free again. */
     remove(workflow: Workflow, at: string) {

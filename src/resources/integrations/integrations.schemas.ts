@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { field } from '../../http/validate.js'
+import {
+  isArray,
+  isBoolean,
+  isDefined,
+  isEnum,
+  isMongoId,
+  isObject,
+  isString,
+  nestedObjects,
+} from '../../http/rules.js'
+import { DELIVERY_CHANNELS } from '../events/integrations.js'
+
+const optional = { optional: true } as const
+
+/** Upstream's CreateIntegrationRequestDto, in its declaration order. */
+export const CreateIntegrationBodySchema = z.object({
+  name: field<string>('name', [isString], { type: 'string' }, optional),
+  identifier: field<string>('identifier', [isString], { type: 'string' }, optional),
+  _environmentId: field<string>('_environmentId', [isMongoId], { type: 'string' }, optional),
+  providerId: field<string>('providerId', [isDefined, isString], { type: 'string' }),
+  channel: field<(typeof DELIVERY_CHANNELS)[number]>(
+    'channel',
+    [isDefined, isEnum(DELIVERY_CHANNELS)],
+    { type: 'string', enum: [...DELIVERY_CHANNELS] }
+  ),
+  credentials: field<Record<string, unknown>>(
+    'credentials',
+    [nestedObjects],
+    { type: 'object', additionalProperties: true },
+    optional
+  ),
+  active: field<boolean>('active', [isBoolean], { type: 'boolean', default: false }, optional),
+  check: field<boolean>('check', [isBoolean], { type: 'boolean' }, optional),
+  conditions: field<unknown[]>('conditions', [isArray], { type: 'array' }, optional),
+  configurations: field<Record<string, unknown>>(
+    'configurations',
+    [isObject],
+    { type: 'object', additionalProperties: true },
+    optional
+  ),
+})
+
+export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBodySchema>
