@@ -90,7 +90,11 @@ test('the memory budget empties the caches before it refuses work', () => {
     sizeOf: () => 10 * MB,
   })
   cache.set('held', 'x')
-  budget.reclaimable('caches', () => cache.stats().bytes, () => cache.clear())
+  budget.reclaimable(
+    'caches',
+    () => cache.stats().bytes,
+    () => cache.clear()
+  )
   expect(budget.get('caches')).toBeGreaterThan(10 * MB)
   expect(() => budget.admit(10 * MB, 'this request')).not.toThrow()
   expect(cache.stats().entries).toBe(0)

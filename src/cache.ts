@@ -72,7 +72,8 @@ export function releaseCaches(scope: object) {
 /** What V8 keeps for a text: one byte a character when all are Latin-1, two otherwise. */
 export function textBytes(text: string): number {
   // A scan of the first characters is enough for an estimate, and bounded.
-  for (let i = 0; i < text.length && i < 256; i++) if (text.charCodeAt(i) > 0xff) return text.length * 2
+  for (let i = 0; i < text.length && i < 256; i++)
+    if (text.charCodeAt(i) > 0xff) return text.length * 2
   return text.length
 }
 

@@ -116,7 +116,12 @@ function validatedOnce(
 }
 
 /** A body validated once per text and schema, on its text's memo (text-memo.ts). */
-function validatedBody(spec: AnyRoute, schema: z.ZodType, text: string | undefined, run: () => unknown) {
+function validatedBody(
+  spec: AnyRoute,
+  schema: z.ZodType,
+  text: string | undefined,
+  run: () => unknown
+) {
   const memo = textMemo(text)
   if (!memo) return run()
   const key = `${identityOf(spec)} ${identityOf(schema)}`

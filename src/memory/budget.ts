@@ -75,7 +75,8 @@ export function createMemoryBudget(requestedMb: number, heapLimit?: number) {
   function fits(bytes: number, freed = 0): boolean {
     if (total - freed + bytes <= limit) return true
     refresh()
-    if (total - freed + bytes <= limit || reclaimers.length === 0) return total - freed + bytes <= limit
+    if (total - freed + bytes <= limit || reclaimers.length === 0)
+      return total - freed + bytes <= limit
     for (const reclaim of reclaimers) reclaim()
     refresh()
     return total - freed + bytes <= limit

@@ -345,15 +345,15 @@ function deepFreeze<T>(value: T): T {
  * copy per step is a few hundred objects that the heap keeps as long as the workflow. Its text
  * is made once too: an answer copies it (see `sharedControlTexts`).
  */
-const sharedSchemas = new BoundedCache<string, { schemas: ControlSchemas; texts: ControlSchemaTexts }>(
-  'step control schemas',
-  {
-    // A closed set: the known step types.
-    maxEntries: 64,
-    // The texts and the frozen objects they were made from, about twice their length.
-    sizeOf: ({ texts }) => 3 * (texts.schema.length + (texts.uiSchema?.length ?? 0)),
-  }
-)
+const sharedSchemas = new BoundedCache<
+  string,
+  { schemas: ControlSchemas; texts: ControlSchemaTexts }
+>('step control schemas', {
+  // A closed set: the known step types.
+  maxEntries: 64,
+  // The texts and the frozen objects they were made from, about twice their length.
+  sizeOf: ({ texts }) => 3 * (texts.schema.length + (texts.uiSchema?.length ?? 0)),
+})
 
 /** The type's schemas: frozen and shared for a known type, else (a v1 step's) a fresh copy. */
 export function sharedControlSchemas(stepType: string): ControlSchemas {
