@@ -102,6 +102,8 @@ export class BoundedCache<K, V> {
   private readonly slots = new Map<K, Slot<V>>()
   private readonly scoped = new Map<object, Set<K>>()
   private held = 0
+  /** The most recently used key: a hit on it moves nothing (a path matched against every rule). */
+  private newest: K | undefined
   private hits = 0
   private misses = 0
   readonly maxEntries: number
@@ -132,8 +134,11 @@ export class BoundedCache<K, V> {
       return undefined
     }
     this.hits++
-    this.slots.delete(key)
-    this.slots.set(key, slot)
+    if (this.newest !== key) {
+      this.slots.delete(key)
+      this.slots.set(key, slot)
+      this.newest = key
+    }
     return slot.value
   }
 
@@ -152,6 +157,7 @@ export class BoundedCache<K, V> {
     const bytes = ENTRY_OVERHEAD + keyBytes(key) + (this.options.sizeOf?.(value, key) ?? 0)
     if (bytes > this.maxEntryBytes) return value
     this.slots.set(key, { value, bytes, scope })
+    this.newest = key
     this.held += bytes
     if (scope) {
       let keys = this.scoped.get(scope)
@@ -175,6 +181,7 @@ export class BoundedCache<K, V> {
     const slot = this.slots.get(key)
     if (!slot) return
     this.slots.delete(key)
+    if (this.newest === key) this.newest = undefined
     this.held -= slot.bytes
     if (slot.scope) {
       const keys = this.scoped.get(slot.scope)
@@ -185,6 +192,7 @@ export class BoundedCache<K, V> {
 
   clear() {
     this.slots.clear()
+    this.newest = undefined
     this.scoped.clear()
     this.held = 0
   }
