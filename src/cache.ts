@@ -88,8 +88,12 @@ interface Slot<V> {
   scope: object | undefined
 }
 
+/** The byte bound of a cache that names none: enough for a few hundred small entries. */
+const DEFAULT_MAX_BYTES = 1024 * 1024
+
 export interface BoundedOptions<K, V> {
   maxEntries: number
+  /** 1 MB unless told: every cache is bounded in bytes, its keys included. */
   maxBytes?: number
   /** The value's bytes (its key is counted besides); 0 by default. */
   sizeOf?: (value: V, key: K) => number
@@ -116,7 +120,7 @@ export class BoundedCache<K, V> {
     private readonly options: BoundedOptions<K, V>
   ) {
     this.maxEntries = options.maxEntries
-    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
     this.maxEntryBytes = options.maxEntryBytes ?? this.maxBytes / 4
     register(name, {
       stats: () => this.stats(),
@@ -209,7 +213,7 @@ export class BoundedCache<K, V> {
       entries: this.slots.size,
       bytes: this.held,
       maxEntries: this.maxEntries,
-      maxBytes: Number.isFinite(this.maxBytes) ? this.maxBytes : null,
+      maxBytes: this.maxBytes,
       hits: this.hits,
       misses: this.misses,
       hitRate: hitRate(this.hits, this.misses),

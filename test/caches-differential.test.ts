@@ -276,11 +276,13 @@ test.each(GENERATIONS)(
     expect(offCaches.enabled).toBe(false)
     expect(onCaches.caches.reduce((sum, c) => sum + c.hits, 0)).toBeGreaterThan(100)
     expect(offCaches.caches.reduce((sum, c) => sum + c.hits, 0)).toBe(0)
+    // Workflows sent again were stored compact on the mock with caches on (their hot copies).
+    expect(onCaches.caches.find((c) => c.name === 'hydrated workflows')?.entries).toBeGreaterThan(0)
   },
   120_000
 )
 
 interface CachesView {
   enabled: boolean
-  caches: { name: string; hits: number }[]
+  caches: { name: string; hits: number; entries: number }[]
 }
