@@ -202,6 +202,7 @@ export class BoundedCache<K, V> {
   }
 
   release(scope: object) {
+    if (this.scoped.size === 0) return
     const keys = this.scoped.get(scope)
     if (keys) for (const key of [...keys]) this.delete(key)
   }
