@@ -82,7 +82,9 @@ const keyBytes = (key: unknown) => (typeof key === 'string' ? textBytes(key) : 0
 /** A Map entry and the cache's own record of it. */
 const ENTRY_OVERHEAD = 96
 
-interface Slot<V> {
+interface Slot<K, V> {
+  readonly part: unknown
+  readonly key: K
   value: V
   bytes: number
   scope: object | undefined
@@ -101,13 +103,18 @@ export interface BoundedOptions<K, V> {
   maxEntryBytes?: number
 }
 
-/** A cache bounded by entries and bytes, least recently used first out. */
+/**
+ * A cache bounded by entries and bytes, least recently used first out. A key may sit in a
+ * `part` (see `partOf`): a text looked up in its part costs no concatenation of the two.
+ */
 export class BoundedCache<K, V> {
-  private readonly slots = new Map<K, Slot<V>>()
-  private readonly scoped = new Map<object, Set<K>>()
+  private readonly parts = new Map<unknown, Map<K, Slot<K, V>>>()
+  /** Every slot, least recently used first. */
+  private readonly order = new Set<Slot<K, V>>()
+  private readonly scoped = new Map<object, Set<Slot<K, V>>>()
   private held = 0
-  /** The most recently used key: a hit on it moves nothing (a path matched against every rule). */
-  private newest: K | undefined
+  /** The most recently used slot: a hit on it moves nothing (a path matched against every rule). */
+  private newest: Slot<K, V> | undefined
   private hits = 0
   private misses = 0
   readonly maxEntries: number
@@ -129,48 +136,53 @@ export class BoundedCache<K, V> {
     })
   }
 
-  /** The value kept for `key`, now the most recently used; undefined when none (or caches are off). */
-  get(key: K): V | undefined {
+  /** The value kept for `key` (in `part`), now the most recently used; undefined when none (or caches are off). */
+  get(key: K, part?: object): V | undefined {
     if (!enabled) return undefined
-    const slot = this.slots.get(key)
+    const slot = this.parts.get(part)?.get(key)
     if (!slot) {
       this.misses++
       return undefined
     }
     this.hits++
-    if (this.newest !== key) {
-      this.slots.delete(key)
-      this.slots.set(key, slot)
-      this.newest = key
+    if (this.newest !== slot) {
+      this.order.delete(slot)
+      this.order.add(slot)
+      this.newest = slot
     }
     return slot.value
   }
 
   /** Whether `key` is kept, without using it. */
-  has(key: K): boolean {
-    return enabled && this.slots.has(key)
+  has(key: K, part?: object): boolean {
+    return enabled && this.parts.get(part)?.has(key) === true
   }
 
   /**
-   * Keeps `value` under `key` (for `scope`, which `release` drops it with), unless caches are
-   * off or it is too large; the least recently used go until the bounds hold. Answers `value`.
+   * Keeps `value` under `key` (in `part`; for `scope`, which `release` drops it with), unless
+   * caches are off or it is too large; the least recently used go until the bounds hold.
+   * Answers `value`.
    */
-  set(key: K, value: V, scope?: object): V {
+  set(key: K, value: V, scope?: object, part?: object): V {
     if (!enabled) return value
-    this.delete(key)
+    this.delete(key, part)
     const bytes = ENTRY_OVERHEAD + keyBytes(key) + (this.options.sizeOf?.(value, key) ?? 0)
     if (bytes > this.maxEntryBytes) return value
-    this.slots.set(key, { value, bytes, scope })
-    this.newest = key
+    const slot: Slot<K, V> = { part, key, value, bytes, scope }
+    let keys = this.parts.get(part)
+    if (!keys) this.parts.set(part, (keys = new Map()))
+    keys.set(key, slot)
+    this.order.add(slot)
+    this.newest = slot
     this.held += bytes
     if (scope) {
-      let keys = this.scoped.get(scope)
-      if (!keys) this.scoped.set(scope, (keys = new Set()))
-      keys.add(key)
+      let slots = this.scoped.get(scope)
+      if (!slots) this.scoped.set(scope, (slots = new Set()))
+      slots.add(slot)
     }
-    for (const oldest of this.slots.keys()) {
-      if (this.slots.size <= this.maxEntries && this.held <= this.maxBytes) break
-      this.delete(oldest)
+    for (const oldest of this.order) {
+      if (this.order.size <= this.maxEntries && this.held <= this.maxBytes) break
+      this.drop(oldest)
     }
     return value
   }
@@ -181,21 +193,29 @@ export class BoundedCache<K, V> {
     return found !== undefined ? found : this.set(key, make(), scope)
   }
 
-  delete(key: K) {
-    const slot = this.slots.get(key)
-    if (!slot) return
-    this.slots.delete(key)
-    if (this.newest === key) this.newest = undefined
+  delete(key: K, part?: object) {
+    const slot = this.parts.get(part)?.get(key)
+    if (slot) this.drop(slot)
+  }
+
+  private drop(slot: Slot<K, V>) {
+    const keys = this.parts.get(slot.part)
+    if (keys?.get(slot.key) !== slot) return
+    keys.delete(slot.key)
+    if (keys.size === 0) this.parts.delete(slot.part)
+    this.order.delete(slot)
+    if (this.newest === slot) this.newest = undefined
     this.held -= slot.bytes
     if (slot.scope) {
-      const keys = this.scoped.get(slot.scope)
-      keys?.delete(key)
-      if (keys?.size === 0) this.scoped.delete(slot.scope)
+      const slots = this.scoped.get(slot.scope)
+      slots?.delete(slot)
+      if (slots?.size === 0) this.scoped.delete(slot.scope)
     }
   }
 
   clear() {
-    this.slots.clear()
+    this.parts.clear()
+    this.order.clear()
     this.newest = undefined
     this.scoped.clear()
     this.held = 0
@@ -203,15 +223,15 @@ export class BoundedCache<K, V> {
 
   release(scope: object) {
     if (this.scoped.size === 0) return
-    const keys = this.scoped.get(scope)
-    if (keys) for (const key of [...keys]) this.delete(key)
+    const slots = this.scoped.get(scope)
+    if (slots) for (const slot of [...slots]) this.drop(slot)
   }
 
   stats(): CacheStats {
     return {
       name: this.name,
       kind: 'bounded',
-      entries: this.slots.size,
+      entries: this.order.size,
       bytes: this.held,
       maxEntries: this.maxEntries,
       maxBytes: this.maxBytes,
@@ -290,4 +310,17 @@ export function identityOf(object: object): number {
   let id = identities.get(object)
   if (id === undefined) identities.set(object, (id = ++lastIdentity))
   return id
+}
+
+/**
+ * An object that stands for `owner` and `by` together (a store and a route, a route and its
+ * schema), the same every time: a cache part, so that a lookup needs no key made of both.
+ */
+const partTokens = new WeakMap<object, Map<unknown, object>>()
+export function partOf(owner: object, by: unknown): object {
+  let tokens = partTokens.get(owner)
+  if (!tokens) partTokens.set(owner, (tokens = new Map()))
+  let token = tokens.get(by)
+  if (!token) tokens.set(by, (token = {}))
+  return token
 }

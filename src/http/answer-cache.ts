@@ -1,4 +1,4 @@
-import { BoundedCache, identityOf } from '../cache.js'
+import { BoundedCache, partOf } from '../cache.js'
 
 /**
  * The answers of list routes, kept while what they read is unchanged: a store counts its writes
@@ -66,13 +66,13 @@ export function cachedAnswer(
 ): CachedAnswer {
   const owner = reads[0]
   const version = versionOf(reads)
-  const id = `${identityOf(owner)} ${route} ${key}`
-  const found = answers.get(id)
+  const part = partOf(owner, route)
+  const found = answers.get(key, part)
   if (found && found.version === version) return found
   const text = build()
   // A buffer of its own: a small Buffer.from() would pin a slab of Node's shared pool.
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'))
   bytes.write(text, 'utf8')
   const entry: Entry = { text, bytes: bytes as Uint8Array<ArrayBuffer>, version }
-  return answers.set(id, entry, owner)
+  return answers.set(key, entry, owner, part)
 }

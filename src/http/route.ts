@@ -7,7 +7,7 @@ import { noteOnRequest, quotedNames } from '../journal/notes.js'
 import { httpError, unauthorized, type ApiError } from '../errors.js'
 import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
-import { BoundedCache, identityOf, textBytes } from '../cache.js'
+import { BoundedCache, identityOf, partOf, textBytes } from '../cache.js'
 import { textMemo } from './text-memo.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -110,9 +110,9 @@ function validatedOnce(
   run: () => unknown
 ): unknown {
   if (text.length > MAX_CACHED_QUERY_LENGTH) return run()
-  const key = `${what} ${identityOf(spec)} ${identityOf(schema)} ${text}`
-  const found = validatedTexts.get(key)
-  return found !== undefined ? found : validatedTexts.set(key, frozen(run()))
+  const part = partOf(partOf(spec, what), schema)
+  const found = validatedTexts.get(text, part)
+  return found !== undefined ? found : validatedTexts.set(text, frozen(run()), undefined, part)
 }
 
 /** A body validated once per text and schema, on its text's memo (text-memo.ts). */
