@@ -91,6 +91,12 @@ const FLAGS = [
     arg: 'MB',
     help: `memory for environments, imports, rules and the journal (default ${DEFAULT_MAX_MEMORY_MB})`,
   },
+  {
+    flag: 'caches',
+    env: 'NOVU_MOCK_CACHES',
+    arg: 'on|off',
+    help: 'off turns every cache of the process off: answers stay the same (default on)',
+  },
 ] as const
 
 type Flag = (typeof FLAGS)[number]['flag']

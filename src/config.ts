@@ -28,6 +28,11 @@ export const MockOptionsSchema = z.strictObject({
   apiGeneration: z.enum(GENERATION_NAMES).optional(),
   /** Workflows per environment in the 2026-08 generation (upstream's 100); 0 lifts the limit. */
   maxWorkflows: z.number().int().min(0).optional(),
+  /**
+   * 'off' turns every cache of the process off (they are process-wide: every mock in it), as
+   * NOVU_MOCK_CACHES=off does; answers are the same either way. Absent: left as they are.
+   */
+  caches: z.enum(['on', 'off']).optional(),
 })
 
 export type MockOptionsInput = z.input<typeof MockOptionsSchema>

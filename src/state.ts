@@ -22,6 +22,7 @@ import {
 } from './generations/index.js'
 import { createRuleSet, type RuleSet } from './chaos/rules.js'
 import { createControlEvents, type ControlEvents } from './admin/control-events.js'
+import { setCachesEnabled } from './cache.js'
 
 export interface MockState {
   options: MockOptions
@@ -79,6 +80,7 @@ export function createState(
   options: MockOptions,
   logger = createLogger(options.logLevel)
 ): MockState {
+  if (options.caches) setCachesEnabled(options.caches === 'on')
   const registry = createScenarioRegistry(options.scenariosDir)
   const scenario = registry.load(options.scenario, { files: true })
   const source = compileScenario(scenario, options)

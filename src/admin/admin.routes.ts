@@ -5,7 +5,8 @@ import { ruleRoutes } from '../chaos/rules.routes.js'
 import { requestRoutes } from '../journal/requests.routes.js'
 import { NOVU_ROUTES } from '../novu-routes.js'
 import { buildOpenApiDocument } from '../openapi.js'
-import { HealthSchema } from './admin.schemas.js'
+import { CachesSchema, HealthSchema } from './admin.schemas.js'
+import { cacheBytes, cachesEnabled, cacheStats } from '../cache.js'
 import { scenarioRoutes } from './scenario.routes.js'
 import { stateRoutes } from './state.routes.js'
 import { clockRoutes } from './clock.routes.js'
@@ -33,6 +34,16 @@ export function adminRoutes(state: MockState): AnyRoute[] {
           apiGeneration: state.generation().name,
           environments: state.environments.size(),
         }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/__admin/caches',
+      summary: "The process's caches: what each holds and how often it answered",
+      tags: ['admin'],
+      auth: 'admin',
+      responses: { 200: { description: 'Every cache', schema: CachesSchema } },
+      handler: (c) =>
+        json(c, 200, { enabled: cachesEnabled(), bytes: cacheBytes(), caches: cacheStats() }),
     }),
     ...scenarioRoutes(state),
     ...stateRoutes(state),

@@ -43,6 +43,24 @@ export const HealthSchema = z.object({
   environments: z.number(),
 })
 
+const CacheStatsSchema = z.object({
+  name: z.string(),
+  kind: z.enum(['bounded', 'weak']),
+  entries: z.number(),
+  bytes: z.number(),
+  maxEntries: z.number().nullable(),
+  maxBytes: z.number().nullable(),
+  hits: z.number(),
+  misses: z.number(),
+  hitRate: z.number(),
+})
+
+export const CachesSchema = z.object({
+  enabled: z.boolean(),
+  bytes: z.number(),
+  caches: z.array(CacheStatsSchema),
+})
+
 export const ScenarioSummarySchema = z.object({
   name: z.string(),
   description: z.string(),

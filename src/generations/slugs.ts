@@ -1,6 +1,7 @@
 import legacySlugify from 'slugify'
 import slugify from '@sindresorhus/slugify'
 import type { Rng } from '../tenancy/prng.js'
+import { BoundedCache, textBytes } from '../cache.js'
 
 const pick = (alphabet: string, length: number, rng: Rng) => {
   let out = ''
@@ -23,23 +24,22 @@ export interface IdentifierRules {
  * A slug function remembered for the last few hundred names: test suites create the same
  * workflows again and again, and transliteration is most of a slug's cost.
  */
-function remembered(slug: (name: string) => string): (name: string) => string {
-  const known = new Map<string, string>()
+function remembered(name: string, slug: (name: string) => string): (name: string) => string {
+  const known = new BoundedCache<string, string>(name, {
+    maxEntries: 512,
+    sizeOf: (found) => textBytes(found),
+  })
   return (name) => {
-    let found = known.get(name)
-    if (found === undefined) {
-      found = slug(name)
-      if (name.length <= 256) {
-        if (known.size >= 512) known.clear()
-        known.set(name, found)
-      }
-    }
-    return found
+    const found = known.get(name)
+    if (found !== undefined) return found
+    return name.length <= 256 ? known.set(name, slug(name)) : slug(name)
   }
 }
 
-const legacy = remembered((name) => legacySlugify(name, { lower: true, strict: true }))
-const current = remembered((name) => slugify(name))
+const legacy = remembered('slugs (slugify)', (name) =>
+  legacySlugify(name, { lower: true, strict: true })
+)
+const current = remembered('slugs (@sindresorhus/slugify)', (name) => slugify(name))
 
 /** 2024-10: the `slugify` package, strict and lower case; one shortid appended on a collision. */
 export const identifiers2024: IdentifierRules = {

@@ -3,6 +3,7 @@ import { badRequest, ClientClosedError } from '../errors.js'
 import type { Generation } from '../generations/generation.js'
 import type { AppEnv } from '../app-env.js'
 import { noteOnRequest } from '../journal/notes.js'
+import { textMemo } from './text-memo.js'
 
 export const SMALL_BODY_LIMIT = 100 * 1024
 /** The control plane's own limit, whatever the generation. */
@@ -136,20 +137,12 @@ async function readJson(c: Context, generation: Generation, shared: boolean) {
   c.set('body', shared ? parsedOnce(text) : parseJson(text))
 }
 
-/** Parsed bodies by their text, frozen, for routes that share them: a few dozen, none over 16 kB. */
-const parsed = new Map<string, unknown>()
-const MAX_PARSED = 32
-const MAX_PARSED_TEXT = 16 * 1024
-
+/** A body parsed once per text (text-memo.ts), frozen, for routes that share it. */
 function parsedOnce(text: string): unknown {
-  if (text.length > MAX_PARSED_TEXT) return parseJson(text)
-  let value = parsed.get(text)
-  if (value === undefined) {
-    value = deepFreeze(parseJson(text))
-    if (parsed.size >= MAX_PARSED) parsed.clear()
-    parsed.set(text, value)
-  }
-  return value
+  const memo = textMemo(text)
+  if (!memo) return parseJson(text)
+  if (memo.parsed === undefined) memo.parsed = deepFreeze(parseJson(text))
+  return memo.parsed
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../cache.js'
 /**
  * Path patterns for chaos rules and journal filters: `:name` stands for one path segment, `*`
  * for any text (slashes included), everything else is literal.
@@ -92,11 +93,8 @@ class Segments {
 
 // One request is matched against every chaos rule: the last path's segments are kept, so that
 // the path is cut once, not once per rule.
-let lastSegments: Segments | undefined
-function segmentsOf(path: string): Segments {
-  if (lastSegments?.path !== path) lastSegments = new Segments(path)
-  return lastSegments
-}
+const lastSegments = new BoundedCache<string, Segments>('path segments', { maxEntries: 1 })
+const segmentsOf = (path: string): Segments => lastSegments.memo(path, () => new Segments(path))
 
 // Only the first run can open with a `:name` and only the last can close with one: a `:name` sits
 // between slashes, so the edges that touch a `*` are always text.

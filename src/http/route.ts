@@ -7,6 +7,8 @@ import { noteOnRequest, quotedNames } from '../journal/notes.js'
 import { httpError, unauthorized, type ApiError } from '../errors.js'
 import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
+import { BoundedCache, identityOf, partOf, textBytes } from '../cache.js'
+import { textMemo } from './text-memo.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -91,35 +93,42 @@ function frozen<T>(value: T): T {
  * value every time, so a repeated one (a client paging, polling) skips parsing and validation.
  * Only successes are kept, a few dozen per schema, none longer than 1 kB.
  */
-type Validated = WeakMap<AnyRoute, WeakMap<z.ZodType, Map<string, unknown>>>
-const validatedQueries: Validated = new WeakMap()
-const validatedParams: Validated = new WeakMap()
-const validatedBodies: Validated = new WeakMap()
-const MAX_CACHED_QUERIES = 64
+const validatedTexts = new BoundedCache<string, unknown>('validated queries and paths', {
+  maxEntries: 1024,
+  maxBytes: 2 * 1024 * 1024,
+  // The frozen value, about the size of its text.
+  sizeOf: (_value, key) => textBytes(key),
+})
 const MAX_CACHED_QUERY_LENGTH = 1024
-/** Bodies: fewer and larger (a workflow's), none over 16 kB. */
-const MAX_CACHED_BODIES = 16
-const MAX_CACHED_BODY_LENGTH = 16 * 1024
 
 /** `validate()` once per text: the frozen result of the first success, while it is kept. */
 function validatedOnce(
-  cache: Validated,
-  limits: { entries: number; length: number },
+  what: 'query' | 'params',
+  spec: AnyRoute,
+  schema: z.ZodType,
+  text: string,
+  run: () => unknown
+): unknown {
+  if (text.length > MAX_CACHED_QUERY_LENGTH) return run()
+  const part = partOf(partOf(spec, what), schema)
+  const found = validatedTexts.get(text, part)
+  return found !== undefined ? found : validatedTexts.set(text, frozen(run()), undefined, part)
+}
+
+/** A body validated once per text and schema, on its text's memo (text-memo.ts). */
+function validatedBody(
   spec: AnyRoute,
   schema: z.ZodType,
   text: string | undefined,
   run: () => unknown
-): unknown {
-  if (text === undefined || text.length > limits.length) return run()
-  let bySchema = cache.get(spec)
-  if (!bySchema) cache.set(spec, (bySchema = new WeakMap()))
-  let texts = bySchema.get(schema)
-  if (!texts) bySchema.set(schema, (texts = new Map()))
-  const found = texts.get(text)
+) {
+  const memo = textMemo(text)
+  if (!memo) return run()
+  const key = `${identityOf(spec)} ${identityOf(schema)}`
+  const found = memo.validated.get(key)
   if (found !== undefined) return found
   const value = frozen(run())
-  if (texts.size >= limits.entries) texts.clear()
-  texts.set(text, value)
+  memo.validated.set(key, value)
   return value
 }
 
@@ -127,8 +136,7 @@ function validatedQuery(c: Context<AppEnv>, spec: AnyRoute, schema: z.ZodType, a
   const url = c.req.url
   const at = url.indexOf('?')
   const text = at === -1 ? '' : url.slice(at + 1)
-  const limits = { entries: MAX_CACHED_QUERIES, length: MAX_CACHED_QUERY_LENGTH }
-  return validatedOnce(validatedQueries, limits, spec, schema, text, () =>
+  return validatedOnce('query', spec, schema, text, () =>
     validate(schema, readQuery(c, spec.numericQuery), admin)
   )
 }
@@ -215,13 +223,8 @@ function withEnvironment(
   const generation = env ? env.generation : generationOf(c)
   // A route's params are made from its path: one validation per path (a status toggled again).
   const params = spec.params
-    ? validatedOnce(
-        validatedParams,
-        { entries: MAX_CACHED_QUERIES, length: MAX_CACHED_QUERY_LENGTH },
-        spec,
-        spec.params,
-        c.req.path,
-        () => validate(spec.params as z.ZodType, c.req.param(), admin)
+    ? validatedOnce('params', spec, spec.params, c.req.path, () =>
+        validate(spec.params as z.ZodType, c.req.param(), admin)
       )
     : c.req.param()
   const query = spec.query ? validatedQuery(c, spec, resolveFor(spec.query, generation), admin) : {}
@@ -230,10 +233,7 @@ function withEnvironment(
   if (spec.body) {
     const schema = resolveFor(spec.body, generation)
     const run = () => validate(schema, sent, admin)
-    const limits = { entries: MAX_CACHED_BODIES, length: MAX_CACHED_BODY_LENGTH }
-    body = spec.sharedBody
-      ? validatedOnce(validatedBodies, limits, spec, schema, c.get('rawBody'), run)
-      : run()
+    body = spec.sharedBody ? validatedBody(spec, schema, c.get('rawBody'), run) : run()
     if (!admin) noteUnknownFields(c, spec, schema, sent)
   }
   return spec.handler(c, { env: env as Environment, params, query, body })

@@ -41,6 +41,7 @@ export function createMemoryBudget(requestedMb: number, heapLimit?: number) {
   const { bytes: limit, cappedByHeap } = budgetLimit(requestedMb, heapLimit)
   const parts = new Map<string, number>()
   const computed = new Map<string, () => number>()
+  const reclaimers: (() => void)[] = []
   let total = 0
 
   function set(part: string, bytes: number) {
@@ -74,6 +75,10 @@ export function createMemoryBudget(requestedMb: number, heapLimit?: number) {
   function fits(bytes: number, freed = 0): boolean {
     if (total - freed + bytes <= limit) return true
     refresh()
+    if (total - freed + bytes <= limit || reclaimers.length === 0)
+      return total - freed + bytes <= limit
+    for (const reclaim of reclaimers) reclaim()
+    refresh()
     return total - freed + bytes <= limit
   }
 
@@ -88,6 +93,15 @@ export function createMemoryBudget(requestedMb: number, heapLimit?: number) {
     /** A part whose size is computed when the budget runs short (rules that expire by themselves). */
     compute(part: string, compute: () => number) {
       computed.set(part, compute)
+      set(part, compute())
+    },
+    /**
+     * A computed part that can be given back (caches): emptied by `reclaim` before any work is
+     * refused, so that data always wins over what only speeds answers up.
+     */
+    reclaimable(part: string, compute: () => number, reclaim: () => void) {
+      computed.set(part, compute)
+      reclaimers.push(reclaim)
       set(part, compute())
     },
     /** Whether `bytes` more fit, counting the `freed` bytes the work releases as free. */

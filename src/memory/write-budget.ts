@@ -3,6 +3,7 @@ import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
 import type { Environment } from '../tenancy/environment.js'
 import { documentBytes, isWorkflowPath, jsonHeapBytes, valueBytes, writeBytes } from './estimate.js'
+import { textMemo } from '../http/text-memo.js'
 
 /**
  * Writes keep what they were sent (a workflow body may be 20 MB): each one is checked against
@@ -84,18 +85,12 @@ function updated(body: unknown, path: string): CountedWrite {
  * The estimate of a body, by its text: the same text (a fixture created again) gives the same
  * estimate on the same kind of path, and walking the parsed body is the estimate's cost.
  */
-const estimates = { workflows: new Map<string, number>(), others: new Map<string, number>() }
-const MAX_ESTIMATES = 64
-const MAX_ESTIMATED_TEXT = 16 * 1024
 function estimateOf(body: unknown, path: string, raw: string | undefined): number {
-  if (raw === undefined || raw.length > MAX_ESTIMATED_TEXT) return writeBytes(body, path)
-  const known = isWorkflowPath(path) ? estimates.workflows : estimates.others
-  let bytes = known.get(raw)
-  if (bytes === undefined) {
-    bytes = writeBytes(body, path)
-    if (known.size >= MAX_ESTIMATES) known.clear()
-    known.set(raw, bytes)
-  }
+  const memo = textMemo(raw)
+  if (!memo) return writeBytes(body, path)
+  const kind = isWorkflowPath(path) ? 'workflows' : 'others'
+  let bytes = memo.estimates.get(kind)
+  if (bytes === undefined) memo.estimates.set(kind, (bytes = writeBytes(body, path)))
   return bytes
 }
 

@@ -5,11 +5,12 @@ import { fakerLoaded, loadFaker } from '../fixtures/faker.js'
 import { EnvironmentLimitError, type Environments } from './environments.js'
 import type { Environment } from './environment.js'
 import type { Scenario } from '../scenarios/schema.js'
+import { WeakCache } from '../cache.js'
 
 export const MAX_API_KEY_LENGTH = 256
 
 const NO_KEYS: ReadonlySet<string> = new Set()
-const revokedByScenario = new WeakMap<Scenario, ReadonlySet<string>>()
+const revokedByScenario = new WeakCache<Scenario, ReadonlySet<string>>('revoked keys by scenario')
 
 /** The keys a scenario declares revoked (`environments.keys[].revoked`), worked out once per scenario. */
 export function revokedKeys(scenario: Scenario): ReadonlySet<string> {

@@ -15,6 +15,7 @@ import {
   megabytes,
 } from '../memory/budget.js'
 import { environmentBytes, jsonHeapBytes } from '../memory/estimate.js'
+import { cacheBytes, clearCaches, releaseCaches } from '../cache.js'
 import type { GenerationName } from '../generations/generation.js'
 import { DEFAULT_SERVER_FLAGS, type ServerFlags } from './server-flags.js'
 
@@ -71,6 +72,8 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
       `--journal-size ${options.journalSize} keeps up to ${megabytes(journal)} of requests, over the memory budget of ${budget.described}: lower --journal-size or raise --max-memory-mb`
     )
   budget.set('journal', journal)
+  // The process-wide caches, emptied before the budget refuses work (cache.ts).
+  budget.reclaimable('caches', cacheBytes, clearCaches)
   let source = initial
   let estimate = admitSource(initial)
   budget.set('scenario', estimate.scenario)
@@ -86,6 +89,7 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
   }
 
   function dropAll() {
+    for (const env of live.values()) releaseEnvironment(env)
     live.clear()
     footprints.clear()
     held = 0
@@ -140,6 +144,8 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
     /** Drops one environment (or all): the next request rebuilds it from the scenario. */
     reset(apiKey?: string) {
       if (apiKey === undefined) return dropAll()
+      const dropped = live.get(apiKey)
+      if (dropped) releaseEnvironment(dropped)
       live.delete(apiKey)
       hold(apiKey, undefined)
     },
@@ -150,6 +156,8 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
       budget.admit(bytes, what, footprints.get(apiKey) ?? 0)
     },
     replace(apiKey: string, env: Environment, bytes: number) {
+      const replaced = live.get(apiKey)
+      if (replaced && replaced !== env) releaseEnvironment(replaced)
       live.set(apiKey, wire(apiKey, env))
       hold(apiKey, bytes)
     },
@@ -209,3 +217,9 @@ export function environmentSpec(
 }
 
 export type Environments = ReturnType<typeof createEnvironments>
+
+/** Drops what the process-wide caches hold for an environment's stores (a reset frees it). */
+function releaseEnvironment(env: Environment) {
+  for (const part of Object.values(env))
+    if (part !== null && typeof part === 'object') releaseCaches(part as object)
+}

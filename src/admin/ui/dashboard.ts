@@ -15,6 +15,7 @@ import { renderedOutput } from '../rendered-message.js'
 import { streamEnvironment } from '../state-export.js'
 import { replaceEnvironment } from '../state.routes.js'
 import { VERSION } from '../version.js'
+import { BoundedCache, textBytes } from '../../cache.js'
 
 /** The dashboard's own page: its script and style only, no inline code, no other origin. */
 const PAGE_CSP =
@@ -44,16 +45,18 @@ const ASSETS: Record<string, string> = {
   'dashboard.js': 'text/javascript; charset=utf-8',
   'dashboard.css': 'text/css; charset=utf-8',
 }
-const assetCache = new Map<string, string>()
+const assetCache = new BoundedCache<string, string>('dashboard assets', {
+  // A closed set: the files above, read once.
+  maxEntries: 8,
+  maxBytes: 8 * 1024 * 1024,
+  sizeOf: (text) => textBytes(text),
+})
 
 export function asset(c: Context, name: string): Response {
   const type = ASSETS[name]
   if (!type || !ASSET_DIR) throw notFound(`No dashboard asset ${name}`)
-  let text = assetCache.get(name)
-  if (text === undefined) {
-    text = readFileSync(join(ASSET_DIR, name), 'utf8')
-    assetCache.set(name, text)
-  }
+  const dir = ASSET_DIR
+  const text = assetCache.memo(name, () => readFileSync(join(dir, name), 'utf8'))
   return c.body(text, 200, { 'Content-Type': type, ...SECURITY_HEADERS })
 }
 

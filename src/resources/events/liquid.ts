@@ -4,6 +4,7 @@ import type pluralizeType from 'pluralize'
 import { nestingDepth } from '../workflows/document-cast.js'
 import { RenderError } from './render.js'
 import { chargeRender } from './render-work.js'
+import { BoundedCache, textBytes } from '../../cache.js'
 
 /**
  * The Liquid engines upstream renders dashboard (v2) workflows with: `liquidjs` as
@@ -316,9 +317,13 @@ function tagNesting(text: string): number {
 }
 
 /** Parsed templates by text (and engine): a workflow is triggered far more often than written. */
-const parsed = new Map<string, Template[]>()
-const MAX_PARSED = 500
 const MAX_PARSED_CHARS = 64 * 1024
+const parsed = new BoundedCache<string, Template[]>('liquid templates', {
+  maxEntries: 500,
+  maxBytes: 16 * 1024 * 1024,
+  // The text, its tokens and the parsed tree: a few times the text.
+  sizeOf: (_templates, key) => 3 * textBytes(key),
+})
 
 function parse(engine: Liquid, mode: EscapeMode, text: string): Template[] {
   const key = `${mode}:${text}`
@@ -333,11 +338,7 @@ function parse(engine: Liquid, mode: EscapeMode, text: string): Template[] {
       `the template nests tags deeper than ${LIQUID_LIMITS.nesting} levels (novu-mock's limit)`
     )
   const templates = engine.parse(text)
-  if (text.length <= MAX_PARSED_CHARS) {
-    parsed.set(key, templates)
-    if (parsed.size > MAX_PARSED) parsed.delete(parsed.keys().next().value as string)
-  }
-  return templates
+  return text.length <= MAX_PARSED_CHARS ? parsed.set(key, templates) : templates
 }
 
 /** A failure of the engine (syntax, a filter that throws, a limit) as a RenderError. */

@@ -1,5 +1,6 @@
 import type { Message } from '../messages/messages.store.js'
 import type { SendContext } from './send-message.js'
+import { BoundedCache } from '../../cache.js'
 
 type Obj = Record<string, unknown>
 const DAY_MS = 86_400_000
@@ -13,21 +14,15 @@ export const NO_ACTION: Obj = Object.freeze({
   action: Object.freeze({ buttons: Object.freeze([]) }),
 })
 const NO_TOKENS = Object.freeze([]) as unknown as unknown[]
-let lastDelivered: { at: string; list: readonly string[] } | undefined
-const deliveredAt = (at: string) =>
-  lastDelivered?.at === at
-    ? lastDelivered.list
-    : (lastDelivered = { at, list: Object.freeze([at]) }).list
-/** The last expiry made for each retention (in-app and email keep theirs for different days). */
-const lastExpiry = new Map<number, { at: string; expireAt: string }>()
-function expiryOf(at: string, days: number): string {
-  let last = lastExpiry.get(days)
-  if (last?.at !== at) {
-    last = { at, expireAt: new Date(Date.parse(at) + days * DAY_MS).toISOString() }
-    lastExpiry.set(days, last)
-  }
-  return last.expireAt
-}
+/** The list of the last delivery time, shared by the messages sent at that time. */
+const lastDelivered = new BoundedCache<string, readonly string[]>('delivered-at lists', {
+  maxEntries: 1,
+})
+const deliveredAt = (at: string) => lastDelivered.memo(at, () => Object.freeze([at]))
+/** The last expiries made, by retention and time (in-app and email keep theirs for different days). */
+const lastExpiry = new BoundedCache<string, string>('message expiries', { maxEntries: 4 })
+const expiryOf = (at: string, days: number): string =>
+  lastExpiry.memo(`${days} ${at}`, () => new Date(Date.parse(at) + days * DAY_MS).toISOString())
 
 /** The payload a message keeps: the trigger's, without attachments. */
 function messagePayload(payload: Obj): Obj {

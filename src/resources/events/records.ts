@@ -3,6 +3,7 @@ import type { Workflow } from '../workflows/workflows.types.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
 import type { Job, Notification } from '../notifications/notifications.store.js'
 import { isObj } from '../../objects.js'
+import { WeakCache } from '../../cache.js'
 
 /**
  * The notification and job documents a trigger keeps, their fields in the order upstream's
@@ -138,7 +139,7 @@ export const newJob = (
  * The synthetic trigger job's step, the same for every trigger of a workflow in an environment:
  * made once and shared (no writer changes a job's step in place; a delay's replaces it).
  */
-const triggerSteps = new WeakMap<Workflow, Obj>()
+const triggerSteps = new WeakCache<Workflow, Obj>('trigger steps by workflow')
 export function triggerStep(env: Environment, workflow: Workflow): Obj {
   const found = triggerSteps.get(workflow) as
     { _templateId: string; template: Record<string, string> } | undefined

@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars'
+import { BoundedCache, textBytes } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from './render-work.js'
 
@@ -202,18 +203,23 @@ function compileString(text: string): Handlebars.TemplateDelegate {
 }
 type TemplateSpecification = Parameters<typeof instance.template>[0]
 
-/** Compiled templates by text: workflows are triggered far more often than they are written. */
-const compiled = new Map<unknown, Handlebars.TemplateDelegate>()
-const MAX_COMPILED = 1000
+/**
+ * Compiled templates by text: workflows are triggered far more often than they are written.
+ * Bounded in bytes as well as entries (a compiled template weighs a few times its text), and
+ * counted in the memory budget through the cache registry.
+ */
+const compiled = new BoundedCache<string, Handlebars.TemplateDelegate>('handlebars templates', {
+  maxEntries: 1000,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (_template, text) => COMPILED_BYTES_PER_CHAR * textBytes(text),
+})
+/** What a compiled template holds per character of its text: the text, its AST and its code. */
+const COMPILED_BYTES_PER_CHAR = 3
 
 function compile(text: unknown): Handlebars.TemplateDelegate {
-  let template = compiled.get(text)
-  if (template) return template
   // Anything but a string goes the library's way, which refuses it as upstream's does.
-  template = typeof text === 'string' ? compileString(text) : instance.compile(text as string)
-  compiled.set(text, template)
-  if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value)
-  return template
+  if (typeof text !== 'string') return instance.compile(text as string)
+  return compiled.memo(text, () => compileString(text))
 }
 
 /**

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js'
 import { jsonHeapBytes, textBytes } from '../../memory/estimate.js'
 import { NO_ACTION } from './message-document.js'
 import { RenderError } from './render.js'
+import { WeakCache } from '../../cache.js'
 
 /**
  * What a trigger renders is counted as it is stored. The trigger's estimate (worker.ts) counts
@@ -20,7 +21,7 @@ import { RenderError } from './render.js'
 type Obj = Record<string, unknown>
 
 /** The characters of a step's texts, which its messages hold rendered; by step, measured once. */
-const textsOfStep = new WeakMap<object, number>()
+const textsOfStep = new WeakCache<object, number>('text lengths by step')
 export function stepTextBytes(step: object): number {
   let bytes = textsOfStep.get(step)
   if (bytes === undefined) {

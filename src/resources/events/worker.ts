@@ -11,6 +11,7 @@ import { newJob, newNotification, triggerStep, type JobHead } from './records.js
 import { isObj } from '../../objects.js'
 import { outsideRenderWork, withRenderWork } from './render-work.js'
 import { inTrigger, MESSAGE_BYTES, stepTextBytes, TriggerScope } from './trigger-scope.js'
+import { WeakCache } from '../../cache.js'
 
 /**
  * What upstream's worker does with a processed trigger, run before the HTTP answer: recipients
@@ -152,7 +153,7 @@ interface StepPlan {
  * What a workflow's steps make of each trigger, worked out once per list of steps (a change to
  * a workflow replaces its list; no writer changes a step's `active` or type in place).
  */
-const plans = new WeakMap<readonly WorkflowStep[], StepPlan>()
+const plans = new WeakCache<readonly WorkflowStep[], StepPlan>('step plans by workflow')
 function stepPlan(workflow: Workflow): StepPlan {
   let plan = plans.get(workflow.steps)
   if (plan) return plan

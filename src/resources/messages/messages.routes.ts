@@ -60,9 +60,8 @@ export const messageRoutes = [
       // The page is built once per version of the messages and their subscribers (the list
       // shows each subscriber as it is now): see answer-cache.ts.
       const answer = cachedAnswer(
-        env.messages,
+        [env.messages, env.subscribers],
         'GET /v1/messages',
-        `${env.messages.version()}:${env.subscribers.version()}`,
         // The query's text: the page, the limit and the filters are all made from it.
         queryText(c),
         () => {

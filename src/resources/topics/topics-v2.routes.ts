@@ -59,9 +59,8 @@ export const topicV2Routes = [
       const name = query.name || undefined
       // The page is built once per version of the store (see answer-cache.ts).
       const answer = cachedAnswer(
-        env.topics,
+        [env.topics],
         'GET /v2/topics',
-        env.topics.version(),
         // The query's text: the limit, the cursor and the filters are all made from it.
         queryText(c),
         () => {

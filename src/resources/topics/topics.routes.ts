@@ -3,6 +3,7 @@ import { badRequest, httpError, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json, jsonAnswer, jsonText, queryText } from '../../http/respond.js'
 import { cachedAnswer } from '../../http/answer-cache.js'
+import { WeakCache } from '../../cache.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
 import {
@@ -17,15 +18,13 @@ import {
 import type { Topic } from './topics.store.js'
 import { castSubscriberIds, newTopic, upsertDefaultSubscriptions } from './memberships.js'
 
-// A stored topic is never changed (a write stores a new object), so neither is its JSON: each
-// generation's projection of a topic is serialised once, and a write makes a new one.
-const TOPIC_JSON = new WeakMap<Generation['topics'], WeakMap<Topic, string>>()
+// A stored topic is never changed (a write stores a new object), so neither is its JSON: a
+// topic's projection in its environment's generation is serialised once, and a write makes a new one.
+const topicTexts = new WeakCache<Topic, { rules: Generation['topics']; text: string }>('topic JSON')
 function topicJson(rules: Generation['topics'], topic: Topic): string {
-  let cache = TOPIC_JSON.get(rules)
-  if (!cache) TOPIC_JSON.set(rules, (cache = new WeakMap()))
-  let text = cache.get(topic)
-  if (text === undefined) cache.set(topic, (text = JSON.stringify(rules.listItem(topic))))
-  return text
+  const found = topicTexts.get(topic)
+  if (found?.rules === rules) return found.text
+  return topicTexts.set(topic, { rules, text: JSON.stringify(rules.listItem(topic)) }).text
 }
 
 const tags = ['Topics']
@@ -74,9 +73,8 @@ export const topicRoutes = [
       const key = query.key || undefined
       // The page is built once per version of the store (see answer-cache.ts).
       const answer = cachedAnswer(
-        env.topics,
+        [env.topics],
         'GET /v1/topics',
-        env.topics.version(),
         // The query's text: the page, the size and the filters are all made from it.
         queryText(c),
         () => {

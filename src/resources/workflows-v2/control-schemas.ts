@@ -5,6 +5,7 @@
  * checked against each step's control values to find its issues.
  */
 import type { JsonSchema } from './json-schema-check.js'
+import { BoundedCache } from '../../cache.js'
 
 type Schema = Record<string, unknown>
 
@@ -344,7 +345,15 @@ function deepFreeze<T>(value: T): T {
  * copy per step is a few hundred objects that the heap keeps as long as the workflow. Its text
  * is made once too: an answer copies it (see `sharedControlTexts`).
  */
-const sharedSchemas = new Map<string, { schemas: ControlSchemas; texts: ControlSchemaTexts }>()
+const sharedSchemas = new BoundedCache<
+  string,
+  { schemas: ControlSchemas; texts: ControlSchemaTexts }
+>('step control schemas', {
+  // A closed set: the known step types.
+  maxEntries: 64,
+  // The texts and the frozen objects they were made from, about twice their length.
+  sizeOf: ({ texts }) => 3 * (texts.schema.length + (texts.uiSchema?.length ?? 0)),
+})
 
 /** The type's schemas: frozen and shared for a known type, else (a v1 step's) a fresh copy. */
 export function sharedControlSchemas(stepType: string): ControlSchemas {
@@ -356,7 +365,7 @@ export function sharedControlSchemas(stepType: string): ControlSchemas {
       schema: JSON.stringify(schemas.schema),
       ...(schemas.uiSchema ? { uiSchema: JSON.stringify(schemas.uiSchema) } : {}),
     }
-    sharedSchemas.set(stepType, (found = { schemas, texts }))
+    found = sharedSchemas.set(stepType, { schemas, texts })
   }
   return found.schemas
 }

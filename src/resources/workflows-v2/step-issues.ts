@@ -9,6 +9,7 @@ import { isObj, type Obj } from './class-validation.js'
 import { schemaErrors, type JsonSchema, type SchemaError } from './json-schema-check.js'
 import { faithfulKey, isPropertyAllowed } from './variables.js'
 import { setOwn } from '../../objects.js'
+import { BoundedCache, identityOf, textBytes } from '../../cache.js'
 
 export interface RuntimeIssue {
   message: string
@@ -467,9 +468,13 @@ export function computeWorkflowStatus(
  * over and over) is not checked again. Kept as JSON text, parsed for each step that takes them,
  * as a stored step owns its issues.
  */
-const KEPT_ISSUES = 64
+const KEPT_ISSUES = 1024
 const MAX_VALUES_LENGTH = 16 * 1024
-const keptIssues = new WeakMap<Obj, Map<string, string>>()
+const keptIssues = new BoundedCache<string, string>('step issues', {
+  maxEntries: KEPT_ISSUES,
+  maxBytes: 4 * 1024 * 1024,
+  sizeOf: (issues) => textBytes(issues),
+})
 
 /**
  * buildStepIssues for a step checked against its type's own control schema (`controlSchemasFor`)
@@ -478,13 +483,11 @@ const keptIssues = new WeakMap<Obj, Map<string, string>>()
 export function typeStepIssues(input: StepIssueInput): StepIssues {
   const values = JSON.stringify(input.values ?? 0)
   if (values.length > MAX_VALUES_LENGTH || !faithfulKey(values)) return buildStepIssues(input)
-  const key = `${input.stepType}:${input.dashboard}:${values}`
-  let kept = keptIssues.get(input.variables)
-  const found = kept?.get(key)
+  // The variable schema by identity: a shared one is never changed (`sharedVariableSchema`).
+  const key = `${identityOf(input.variables)}:${input.stepType}:${input.dashboard}:${values}`
+  const found = keptIssues.get(key)
   if (found !== undefined) return found === '{}' ? {} : (JSON.parse(found) as StepIssues)
   const issues = buildStepIssues(input)
-  if (!kept) keptIssues.set(input.variables, (kept = new Map()))
-  if (kept.size >= KEPT_ISSUES) kept.delete(kept.keys().next().value as string)
-  kept.set(key, JSON.stringify(issues))
+  keptIssues.set(key, JSON.stringify(issues))
   return issues
 }

@@ -3,6 +3,7 @@
  * path lookup upstream's Liquid check makes in it.
  */
 import { isObj, type Obj } from './class-validation.js'
+import { BoundedCache, textBytes } from '../../cache.js'
 
 export interface StepForVariables {
   stepId?: string
@@ -277,7 +278,12 @@ const MAX_KEY_LENGTH = 16 * 1024
  */
 export const faithfulKey = (key: string) => !key.includes('null') && !key.includes('__proto__')
 
-const keptSchemas = new Map<string, SharedVariableSchema>()
+const keptSchemas = new BoundedCache<string, SharedVariableSchema>('variable schemas', {
+  maxEntries: KEPT_SCHEMAS,
+  maxBytes: 8 * 1024 * 1024,
+  // The text and the object parsed from it.
+  sizeOf: ({ text }) => 3 * textBytes(text),
+})
 
 export function sharedVariableSchema(input: VariableSchemaInput): SharedVariableSchema {
   // What buildVariableSchema reads; a missing stepId, type or schema reads as 0 does.
@@ -293,8 +299,5 @@ export function sharedVariableSchema(input: VariableSchemaInput): SharedVariable
   const text = JSON.stringify(schema)
   if (key.length > MAX_KEY_LENGTH || !faithfulKey(key)) return { schema, text }
   const shared = { schema: JSON.parse(text) as Obj, text }
-  if (keptSchemas.size >= KEPT_SCHEMAS)
-    keptSchemas.delete(keptSchemas.keys().next().value as string)
-  keptSchemas.set(key, shared)
-  return shared
+  return keptSchemas.set(key, shared)
 }

@@ -38,6 +38,7 @@ import {
   type SharedVariableSchema,
   type StepForVariables,
 } from './variables.js'
+import { BoundedCache } from '../../cache.js'
 
 const CHANNELS = ['in_app', 'sms', 'email', 'push', 'chat', 'tool'] as const
 /** The order Mongoose stores `preferenceSettings` in (its schema's). */
@@ -366,13 +367,9 @@ function checkDepth(document: unknown) {
 }
 
 /** How deeply each known step type's shared controls nest: constants, measured once. */
-const controlsDepths = new Map<string, number>()
-function controlsDepth(type: string): number {
-  let depth = controlsDepths.get(type)
-  if (depth === undefined)
-    controlsDepths.set(type, (depth = nestingDepth(sharedControlSchemas(type), MAX_DOCUMENT_DEPTH)))
-  return depth
-}
+const controlsDepths = new BoundedCache<string, number>('control schema depths', { maxEntries: 64 })
+const controlsDepth = (type: string): number =>
+  controlsDepths.memo(type, () => nestingDepth(sharedControlSchemas(type), MAX_DOCUMENT_DEPTH))
 
 /**
  * checkDepth for a workflow: its steps' controls, most of its objects, are left out of the walk

@@ -3,6 +3,7 @@ import type { Environment } from '../../tenancy/environment.js'
 import { MAX_DOCUMENT_DEPTH, nestingDepth } from './document-cast.js'
 import { buildWorkflow, type WorkflowInput } from './workflow-builder.js'
 import { sentBefore } from './repeated-bodies.js'
+import { textMemo } from '../../http/text-memo.js'
 
 /**
  * POST /v1/workflows as one use case: check and build the document (nothing is touched while
@@ -18,10 +19,11 @@ export function createWorkflow(
 ): string {
   const now = env.now()
   const origin = env.generation.workflows.origin(prefix)
-  const workflow = buildWorkflow(env.workflowContext(), input, now, origin)
+  const memo = textMemo(raw)
+  const workflow = buildWorkflow(env.workflowContext(), input, now, origin, memo)
   // MongoDB refuses to store documents nested deeper than 100 levels: upstream answers 500.
   if (nestingDepth(workflow, MAX_DOCUMENT_DEPTH) > MAX_DOCUMENT_DEPTH)
     throw new InternalError('BSON document nesting is deeper than 100 levels')
-  env.workflows.add(workflow, { compact: sentBefore(env.workflows, prefix, raw) })
+  env.workflows.add(workflow, { compact: sentBefore(env.workflows, prefix, memo) })
   return workflow._id
 }

@@ -13,6 +13,7 @@ import { buildTemplate, checkTemplate } from './message-template.js'
 import { checkEditorContent } from './sanitize.js'
 import { limitErrors } from './workflows.generations.js'
 import type { MessageTemplate, Workflow, WorkflowContext, WorkflowStep } from './workflows.types.js'
+import type { TextMemo } from '../../http/text-memo.js'
 
 export type { WorkflowContext }
 
@@ -83,22 +84,15 @@ function checkVariantTemplates(step: Obj) {
 }
 
 /**
- * The trigger variables of a shared body's steps (http/body.ts parses such a body once and
- * freezes it): the same frozen steps always extract to the same, or fail the same way, so a body
- * sent again skips the walk of its texts. Only extractions that succeeded are kept, for the last
- * few dozen bodies, as many as http/body.ts keeps. Not a WeakMap: with an entry for every body
- * ever sent, it measured ~25 bytes more per stored workflow (bench/records.mjs, distinct bodies).
+ * The trigger variables of a shared body's steps (http/route.ts validates such a body once per
+ * text and freezes it): the same frozen steps always extract to the same, or fail the same way,
+ * so a body sent again skips the walk of its texts. Kept on the text's memo (text-memo.ts), by
+ * the frozen steps; only extractions that succeeded.
  */
-const MAX_EXTRACTED = 32
-const extractedBySteps = new Map<object, ReturnType<typeof extractTriggerVariables>>()
-function triggerVariables(sent: readonly unknown[], steps: Obj[]) {
-  if (!Object.isFrozen(sent)) return extractTriggerVariables(steps)
-  let found = extractedBySteps.get(sent)
-  if (!found) {
-    found = extractTriggerVariables(steps)
-    if (extractedBySteps.size >= MAX_EXTRACTED) extractedBySteps.clear()
-    extractedBySteps.set(sent, found)
-  }
+function triggerVariables(sent: readonly unknown[], steps: Obj[], memo: TextMemo | undefined) {
+  if (!memo || !Object.isFrozen(sent)) return extractTriggerVariables(steps)
+  let found = memo.derived.get(sent) as ReturnType<typeof extractTriggerVariables> | undefined
+  if (!found) memo.derived.set(sent, (found = extractTriggerVariables(steps)))
   return found
 }
 
@@ -108,7 +102,12 @@ function triggerVariables(sent: readonly unknown[], steps: Obj[]) {
  * Since 2025 the step limit and variant conditions come first, every template is created
  * before the variables are read.
  */
-function checkSteps(ctx: WorkflowContext, steps: Obj[], sent: readonly unknown[]) {
+function checkSteps(
+  ctx: WorkflowContext,
+  steps: Obj[],
+  sent: readonly unknown[],
+  memo: TextMemo | undefined
+) {
   const rules = ctx.generation.workflows
   if (rules.maxSteps !== undefined && steps.length > rules.maxSteps)
     throw limitErrors.steps(rules.maxSteps, steps.length)
@@ -125,7 +124,7 @@ function checkSteps(ctx: WorkflowContext, steps: Obj[], sent: readonly unknown[]
   } else {
     if (steps[0]) checkStep(steps[0])
   }
-  const variables = triggerVariables(sent, steps)
+  const variables = triggerVariables(sent, steps, memo)
   if (rules.createOrder === 'first-step-then-variables')
     steps.forEach((step, index) => {
       if (index > 0) checkStep(step)
@@ -206,14 +205,16 @@ export function buildWorkflow(
   ctx: WorkflowContext,
   sent: WorkflowInput,
   now: string,
-  origin = ctx.generation.workflows.origin('/v1/workflows')
+  origin = ctx.generation.workflows.origin('/v1/workflows'),
+  /** The memo of the body's text, when it has one (create-workflow.ts). */
+  memo?: TextMemo
 ): Workflow {
   const rules = ctx.generation.workflows
   const violations = rules.createViolations(sent)
   if (violations.length) throw new CommandValidationError(rules.createCommand, violations)
   const input = applyBlueprint(ctx, sent)
   const steps = input.steps.map((s) => (isObj(s) ? s : {}))
-  const extracted = checkSteps(ctx, steps, input.steps)
+  const extracted = checkSteps(ctx, steps, input.steps, memo)
   const identifier = triggerIdentifier(input.name, ctx)
   const builtSteps = buildSteps(ctx, steps, now)
   const active = input.active === true

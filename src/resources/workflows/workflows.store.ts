@@ -13,6 +13,7 @@ import {
   type Slotted,
   type Template,
 } from './workflow-template.js'
+import { BoundedCache, identityOf } from '../../cache.js'
 
 /**
  * A stored workflow: its document either as the object it was built as (scenario and imported
@@ -41,51 +42,52 @@ export interface Shape {
 }
 
 /**
- * Caches for the whole process, so that they do not grow with the number of environments, and
- * for workflows up to 32 kB of JSON, so that they stay small beside what the budget counts.
+ * Caches for the whole process (cache.ts), so that they do not grow with the number of
+ * environments, and for workflows up to 32 kB of JSON, so that they stay small beside what the
+ * budget counts. Each entry is stored for its store, which a reset releases.
  *
  * Hydrated workflows, most recently used last: a workflow read again (a status toggled, a
  * trigger fired) is not parsed again; a store's writes keep its entries current.
  */
-const HOT_WORKFLOWS = 256
 const CACHED_SHAPE_SIZE = 32 * 1024
-const hot = new Map<Stored, Workflow>()
-function remember(stored: Stored, workflow: Workflow) {
+/** What a parsed workflow weighs beside its JSON text (of `size` characters). */
+const parsedBytes = (size: number) => 3 * size
+const hot = new BoundedCache<Stored, Workflow>('hydrated workflows', {
+  maxEntries: 256,
+  maxBytes: 16 * 1024 * 1024,
+  sizeOf: (_workflow, stored) => parsedBytes(stored.shape?.template.size ?? 0),
+})
+function remember(scope: object, stored: Stored, workflow: Workflow) {
   hot.delete(stored)
   if (stored.shape && stored.shape.template.size > CACHED_SHAPE_SIZE) return
-  hot.set(stored, workflow)
-  if (hot.size > HOT_WORKFLOWS) hot.delete(hot.keys().next().value as Stored)
+  hot.set(stored, workflow, scope)
 }
 
 /**
  * Renders of a shape's document (a route's answer) as templates on the same values, made the
- * second time a shape is rendered so: a shape used once is not worth one. All are dropped once
- * they add up to 8 MB of text, by starting a new map. Weakly held: a store that is reset or
- * dropped takes its shapes and their renders with it (a set of the cached shapes, kept to drop
- * them, held every dead store's shapes until the 8 MB were reached).
+ * second time a shape is rendered so (null marks the first): a shape used once is not worth one.
  */
-let renders = new WeakMap<Shape, Map<string, Template | null>>()
-const MAX_RENDER_TEXT = 8 * 1024 * 1024
-/** The text of the renders made since the map was new (some of it may be collected already). */
-let renderText = 0
-function renderTemplate(shape: Shape, key: string, make: () => Template): Template | undefined {
+const renders = new BoundedCache<string, Template | null>('workflow render templates', {
+  maxEntries: 4096,
+  maxBytes: 8 * 1024 * 1024,
+  sizeOf: (template) => 2 * (template?.size ?? 0),
+})
+function renderTemplate(
+  scope: object,
+  shape: Shape,
+  key: string,
+  make: () => Template
+): Template | undefined {
   if (shape.template.size > CACHED_SHAPE_SIZE) return undefined
-  let ofShape = renders.get(shape)
-  if (!ofShape) renders.set(shape, (ofShape = new Map()))
-  const found = ofShape.get(key)
+  const id = `${identityOf(shape)} ${key}`
+  const found = renders.get(id)
   if (found) return found
   if (found === undefined) {
-    ofShape.set(key, null)
+    renders.set(id, null, scope)
     return undefined
   }
   const template = make()
-  renderText += template.size
-  if (renderText > MAX_RENDER_TEXT) {
-    renderText = template.size
-    renders = new WeakMap()
-    renders.set(shape, (ofShape = new Map()))
-  }
-  ofShape.set(key, template)
+  renders.set(id, template, scope)
   return template
 }
 
@@ -93,8 +95,17 @@ function renderTemplate(shape: Shape, key: string, make: () => Template): Templa
  * One workflow's renders with their changing top-level fields as slots, for the workflows
  * rendered lately: by the version of the rest of the workflow, which they hold while it lasts.
  */
-const slotted = new Map<Stored, Map<string, { version: number; template: Template }>>()
-const SLOTTED_WORKFLOWS = 256
+const slotted = new BoundedCache<Stored, Map<string, { version: number; template: Template }>>(
+  'workflow slotted renders',
+  { maxEntries: 256, maxBytes: 16 * 1024 * 1024, sizeOf: (renders) => templatesBytes(renders) }
+)
+/** The text of the templates kept in a map (measured when its entry is stored again). */
+function templatesBytes(map: Map<string, { template: Template } | Template | null>) {
+  let bytes = 0
+  for (const held of map.values())
+    if (held) bytes += 2 * ('template' in held ? held.template.size : held.size)
+  return bytes
+}
 /** Fields a status change writes; a change to any other moves the workflow's version. */
 const STATUS_FIELDS = new Set(['active', 'draft', 'status', 'updatedAt'])
 
@@ -103,27 +114,29 @@ const STATUS_FIELDS = new Set(['active', 'draft', 'status', 'updatedAt'])
  * four slots, not fifty), for the workflows rendered more than once lately: by the values they
  * were filled from, which a change of template replaces.
  */
-const HOT_RENDERS = 256
-const ownRenders = new Map<SlotValue[], Map<string, Template | null>>()
-function ownRender(shape: Shape, values: SlotValue[], key: string, template: Template) {
-  let ofValues = ownRenders.get(values)
-  if (ofValues) {
-    ownRenders.delete(values)
-    ownRenders.set(values, ofValues)
-  } else {
-    ownRenders.set(values, (ofValues = new Map()))
-    if (ownRenders.size > HOT_RENDERS)
-      ownRenders.delete(ownRenders.keys().next().value as SlotValue[])
-  }
+const ownRenders = new BoundedCache<SlotValue[], Map<string, Template | null>>(
+  'workflow own renders',
+  { maxEntries: 256, maxBytes: 16 * 1024 * 1024, sizeOf: (renders) => templatesBytes(renders) }
+)
+function ownRender(
+  scope: object,
+  shape: Shape,
+  values: SlotValue[],
+  key: string,
+  template: Template
+) {
+  const ofValues = ownRenders.get(values) ?? new Map<string, Template | null>()
   const found = ofValues.get(key)
   if (found) return found
   if (found === undefined) {
     ofValues.set(key, null)
+    ownRenders.set(values, ofValues, scope)
     return template
   }
   const open = new Set(Object.values(shape.fields))
   const own = partialFill(template, values, open)
   ofValues.set(key, own)
+  ownRenders.set(values, ofValues, scope)
   return own
 }
 
@@ -132,14 +145,17 @@ function ownRender(shape: Shape, values: SlotValue[], key: string, template: Tem
  * workflow of one of them (a body sent again) finds its values beside it, unmarked
  * (shape-match.ts). A pattern is about the size of a parsed workflow.
  */
-const SHAPE_PATTERNS = 32
-const patterns = new Map<Shape, ShapePattern>()
-function notePattern(shape: Shape, slotted: Slotted) {
+const patterns = new BoundedCache<Shape, ShapePattern>('workflow shape patterns', {
+  maxEntries: 32,
+  maxBytes: 8 * 1024 * 1024,
+  sizeOf: (_pattern, shape) => parsedBytes(shape.template.size),
+})
+function notePattern(scope: object, shape: Shape, slotted: Slotted) {
   patterns.delete(shape)
   if (shape.template.size > CACHED_SHAPE_SIZE) return
   const { marked, plainSlots, values } = slotted
-  patterns.set(shape, shapePattern(marked as Record<string, unknown>, plainSlots, values.length))
-  if (patterns.size > SHAPE_PATTERNS) patterns.delete(patterns.keys().next().value as Shape)
+  const pattern = shapePattern(marked as Record<string, unknown>, plainSlots, values.length)
+  patterns.set(shape, pattern, scope)
 }
 /** How many of a store's latest shapes a compaction tries before it marks the workflow. */
 const RECENT_SHAPES = 2
@@ -217,7 +233,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       const slotted = markSlots(workflow)
       stored.shape = shapeOf(slotted)
       stored.values = slotted.values
-      notePattern(stored.shape, slotted)
+      notePattern(store, stored.shape, slotted)
     }
     noteRecent(stored.shape)
     stored.object = undefined
@@ -227,12 +243,9 @@ export function createWorkflowStore(initial: Workflow[]) {
   function hydrate(stored: Stored, keep = true): Workflow {
     if (stored.object) return stored.object
     const found = hot.get(stored)
-    if (found) {
-      if (keep) remember(stored, found)
-      return found
-    }
+    if (found) return found
     const workflow = JSON.parse(fill(stored.shape!.template, stored.values!)) as Workflow
-    if (keep) remember(stored, workflow)
+    if (keep) remember(store, stored, workflow)
     return workflow
   }
 
@@ -261,7 +274,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       return workflow
     }
     compact(stored, workflow)
-    remember(stored, workflow)
+    remember(store, stored, workflow)
     return workflow
   }
   for (const workflow of initial) insert(storedOf(workflow)).object = workflow
@@ -271,10 +284,11 @@ export function createWorkflowStore(initial: Workflow[]) {
     const stored = byId.get(workflow._id)
     if (!stored || stored.object) return
     compact(stored, workflow)
-    remember(stored, workflow)
+    remember(store, stored, workflow)
   }
 
-  return {
+  /** The store, which its cache entries are stored for (a reset releases them). */
+  const store = {
     add,
     all: (): Workflow[] => [...byId.values()].map((stored) => hydrate(stored, false)),
     /** A live (not deleted) workflow, as every read upstream excludes soft-deleted ones. */
@@ -304,11 +318,11 @@ export function createWorkflowStore(initial: Workflow[]) {
       const { shape, values } = stored
       const template =
         shape &&
-        renderTemplate(shape, key, () =>
+        renderTemplate(store, shape, key, () =>
           templateOf(render(markedDocument(shape.template) as Workflow), shape)
         )
       if (!template || !values) return JSON.stringify(render(hydrate(stored)))
-      return fill(ownRender(shape, values, key, template), values)
+      return fill(ownRender(store, shape, values, key, template), values)
     },
     /** Changes fields in place (never the trigger identifier, which indexes the store). */
     update(workflow: Workflow, changes: Partial<Workflow>) {
@@ -343,11 +357,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       const version = stored?.version ?? 0
       const ofThis = stored && slotted.get(stored)
       const found = ofThis?.get(key)
-      if (ofThis && found && found.version === version) {
-        slotted.delete(stored as Stored)
-        slotted.set(stored as Stored, ofThis)
-        return fill(found.template, values)
-      }
+      if (found && found.version === version) return fill(found.template, values)
       const out = render(workflow)
       if (!stored || !cacheable(workflow)) return JSON.stringify(out)
       const marked = { ...out }
@@ -355,12 +365,9 @@ export function createWorkflowStore(initial: Workflow[]) {
       const template = templateOf(marked, { plainSlots: new Set() })
       if (template.slots.length !== names.length || template.size > CACHED_SHAPE_SIZE * 4)
         return JSON.stringify(out)
-      let ofStored = slotted.get(stored)
-      if (!ofStored) {
-        slotted.set(stored, (ofStored = new Map()))
-        if (slotted.size > SLOTTED_WORKFLOWS) slotted.delete(slotted.keys().next().value as Stored)
-      }
+      const ofStored = ofThis ?? new Map<string, { version: number; template: Template }>()
       ofStored.set(key, { version, template })
+      slotted.set(stored, ofStored, store)
       return fill(template, values)
     },
     /** A new trigger identifier (PUT /v1/workflows/:id): the index follows it. */
@@ -411,11 +418,12 @@ export function createWorkflowStore(initial: Workflow[]) {
         stored.values[fields.draft] = !active
         stored.values[fields.updatedAt] = at
         if (status !== undefined) stored.values[fields.status as number] = status
-        remember(stored, workflow)
+        remember(store, stored, workflow)
       } else changed(workflow)
       return workflow
     },
   }
+  return store
 }
 
 export type WorkflowStore = ReturnType<typeof createWorkflowStore>

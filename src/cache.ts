@@ -1,0 +1,326 @@
+/**
+ * Every cache of the process, in one vocabulary: a bounded cache (least recently used first out,
+ * under a count of entries and of bytes, its keys counted), or a weak one (by the identity of an
+ * object that holds it alive). Each registers under a name, and the registry knows what every
+ * one holds and how often it answered: the memory budget counts their bytes (and empties them
+ * before it refuses work), `GET /__admin/caches` shows them, and a reset releases the entries
+ * an environment's stores held.
+ *
+ * A cache never changes an answer: `NOVU_MOCK_CACHES=off` (the `caches: 'off'` option, the
+ * `--caches off` flag) turns every one off for the process, and CI runs the suites so to prove it.
+ */
+
+export interface CacheStats {
+  name: string
+  kind: 'bounded' | 'weak'
+  /** Entries held; for a weak cache, those stored since it was last emptied (some may be collected). */
+  entries: number
+  /** Bytes held, keys included: an estimate; 0 for a weak cache, whose entries are counted with their keys' owners. */
+  bytes: number
+  maxEntries: number | null
+  maxBytes: number | null
+  hits: number
+  misses: number
+  /** hits / (hits + misses), 0 before the first lookup. */
+  hitRate: number
+}
+
+interface Registered {
+  stats(): CacheStats
+  clear(): void
+  release(scope: object): void
+}
+
+const registry = new Map<string, Registered>()
+let enabled = process.env.NOVU_MOCK_CACHES?.trim().toLowerCase() !== 'off'
+
+/** Whether caches are on in this process. */
+export const cachesEnabled = () => enabled
+
+/** Turns every cache on or off for the whole process (off empties them). */
+export function setCachesEnabled(on: boolean) {
+  enabled = on
+  if (!on) clearCaches()
+}
+
+function register(name: string, cache: Registered) {
+  if (registry.has(name)) throw new Error(`a cache named "${name}" is registered already`)
+  registry.set(name, cache)
+}
+
+/** What each cache holds, by name. */
+export const cacheStats = (): CacheStats[] =>
+  [...registry.values()].map((cache) => cache.stats()).sort((a, b) => a.name.localeCompare(b.name))
+
+/** The bytes every cache holds together. */
+export function cacheBytes(): number {
+  let total = 0
+  for (const cache of registry.values()) total += cache.stats().bytes
+  return total
+}
+
+/** Empties every cache (the memory budget does before it refuses work). */
+export function clearCaches() {
+  for (const cache of registry.values()) cache.clear()
+}
+
+/** Drops every entry stored for `scope` (an environment's store), in every cache. */
+export function releaseCaches(scope: object) {
+  for (const cache of registry.values()) cache.release(scope)
+}
+
+/** What V8 keeps for a text: one byte a character when all are Latin-1, two otherwise. */
+export function textBytes(text: string): number {
+  // A scan of the first characters is enough for an estimate, and bounded.
+  for (let i = 0; i < text.length && i < 256; i++)
+    if (text.charCodeAt(i) > 0xff) return text.length * 2
+  return text.length
+}
+
+/** What a key costs besides its entry: a text's characters, nothing for an object held elsewhere. */
+const keyBytes = (key: unknown) => (typeof key === 'string' ? textBytes(key) : 0)
+/** A Map entry and the cache's own record of it. */
+const ENTRY_OVERHEAD = 96
+
+interface Slot<K, V> {
+  readonly part: unknown
+  readonly key: K
+  value: V
+  bytes: number
+  scope: object | undefined
+}
+
+/** The byte bound of a cache that names none: enough for a few hundred small entries. */
+const DEFAULT_MAX_BYTES = 1024 * 1024
+
+export interface BoundedOptions<K, V> {
+  maxEntries: number
+  /** 1 MB unless told: every cache is bounded in bytes, its keys included. */
+  maxBytes?: number
+  /** The value's bytes (its key is counted besides); 0 by default. */
+  sizeOf?: (value: V, key: K) => number
+  /** An entry larger than this is not kept (a quarter of maxBytes by default). */
+  maxEntryBytes?: number
+}
+
+/**
+ * A cache bounded by entries and bytes, least recently used first out. A key may sit in a
+ * `part` (see `partOf`): a text looked up in its part costs no concatenation of the two.
+ */
+export class BoundedCache<K, V> {
+  private readonly parts = new Map<unknown, Map<K, Slot<K, V>>>()
+  /** Every slot, least recently used first. */
+  private readonly order = new Set<Slot<K, V>>()
+  private readonly scoped = new Map<object, Set<Slot<K, V>>>()
+  private held = 0
+  /** The most recently used slot: a hit on it moves nothing (a path matched against every rule). */
+  private newest: Slot<K, V> | undefined
+  private hits = 0
+  private misses = 0
+  readonly maxEntries: number
+  readonly maxBytes: number
+  /** An entry larger than this is not kept: it would push out too many others. */
+  readonly maxEntryBytes: number
+
+  constructor(
+    readonly name: string,
+    private readonly options: BoundedOptions<K, V>
+  ) {
+    this.maxEntries = options.maxEntries
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+    this.maxEntryBytes = options.maxEntryBytes ?? this.maxBytes / 4
+    register(name, {
+      stats: () => this.stats(),
+      clear: () => this.clear(),
+      release: (scope) => this.release(scope),
+    })
+  }
+
+  /** The value kept for `key` (in `part`), now the most recently used; undefined when none (or caches are off). */
+  get(key: K, part?: object): V | undefined {
+    if (!enabled) return undefined
+    const slot = this.parts.get(part)?.get(key)
+    if (!slot) {
+      this.misses++
+      return undefined
+    }
+    this.hits++
+    if (this.newest !== slot) {
+      this.order.delete(slot)
+      this.order.add(slot)
+      this.newest = slot
+    }
+    return slot.value
+  }
+
+  /** Whether `key` is kept, without using it. */
+  has(key: K, part?: object): boolean {
+    return enabled && this.parts.get(part)?.has(key) === true
+  }
+
+  /**
+   * Keeps `value` under `key` (in `part`; for `scope`, which `release` drops it with), unless
+   * caches are off or it is too large; the least recently used go until the bounds hold.
+   * Answers `value`.
+   */
+  set(key: K, value: V, scope?: object, part?: object): V {
+    if (!enabled) return value
+    this.delete(key, part)
+    const bytes = ENTRY_OVERHEAD + keyBytes(key) + (this.options.sizeOf?.(value, key) ?? 0)
+    if (bytes > this.maxEntryBytes) return value
+    const slot: Slot<K, V> = { part, key, value, bytes, scope }
+    let keys = this.parts.get(part)
+    if (!keys) this.parts.set(part, (keys = new Map()))
+    keys.set(key, slot)
+    this.order.add(slot)
+    this.newest = slot
+    this.held += bytes
+    if (scope) {
+      let slots = this.scoped.get(scope)
+      if (!slots) this.scoped.set(scope, (slots = new Set()))
+      slots.add(slot)
+    }
+    for (const oldest of this.order) {
+      if (this.order.size <= this.maxEntries && this.held <= this.maxBytes) break
+      this.drop(oldest)
+    }
+    return value
+  }
+
+  /** The value for `key`, made by `make` and kept when it was not. */
+  memo(key: K, make: () => V, scope?: object): V {
+    const found = this.get(key)
+    return found !== undefined ? found : this.set(key, make(), scope)
+  }
+
+  delete(key: K, part?: object) {
+    const slot = this.parts.get(part)?.get(key)
+    if (slot) this.drop(slot)
+  }
+
+  private drop(slot: Slot<K, V>) {
+    const keys = this.parts.get(slot.part)
+    if (keys?.get(slot.key) !== slot) return
+    keys.delete(slot.key)
+    if (keys.size === 0) this.parts.delete(slot.part)
+    this.order.delete(slot)
+    if (this.newest === slot) this.newest = undefined
+    this.held -= slot.bytes
+    if (slot.scope) {
+      const slots = this.scoped.get(slot.scope)
+      slots?.delete(slot)
+      if (slots?.size === 0) this.scoped.delete(slot.scope)
+    }
+  }
+
+  clear() {
+    this.parts.clear()
+    this.order.clear()
+    this.newest = undefined
+    this.scoped.clear()
+    this.held = 0
+  }
+
+  release(scope: object) {
+    if (this.scoped.size === 0) return
+    const slots = this.scoped.get(scope)
+    if (slots) for (const slot of [...slots]) this.drop(slot)
+  }
+
+  stats(): CacheStats {
+    return {
+      name: this.name,
+      kind: 'bounded',
+      entries: this.order.size,
+      bytes: this.held,
+      maxEntries: this.maxEntries,
+      maxBytes: this.maxBytes,
+      hits: this.hits,
+      misses: this.misses,
+      hitRate: hitRate(this.hits, this.misses),
+    }
+  }
+}
+
+const hitRate = (hits: number, misses: number) =>
+  hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 1000) / 1000
+
+/**
+ * A cache by the identity of its keys, which hold its entries alive: what is worked out once
+ * for an object (a workflow's list of steps, a store) goes with it.
+ */
+export class WeakCache<K extends object, V> {
+  private map = new WeakMap<K, V>()
+  private stored = 0
+  private hits = 0
+  private misses = 0
+
+  constructor(readonly name: string) {
+    register(name, {
+      stats: () => ({
+        name,
+        kind: 'weak',
+        entries: this.stored,
+        bytes: 0,
+        maxEntries: null,
+        maxBytes: null,
+        hits: this.hits,
+        misses: this.misses,
+        hitRate: hitRate(this.hits, this.misses),
+      }),
+      clear: () => this.clear(),
+      release: (scope) => this.delete(scope as K),
+    })
+  }
+
+  get(key: K): V | undefined {
+    if (!enabled) return undefined
+    const value = this.map.get(key)
+    if (value === undefined) this.misses++
+    else this.hits++
+    return value
+  }
+
+  set(key: K, value: V): V {
+    if (!enabled) return value
+    if (!this.map.has(key)) this.stored++
+    this.map.set(key, value)
+    return value
+  }
+
+  memo(key: K, make: () => V): V {
+    const found = this.get(key)
+    return found !== undefined ? found : this.set(key, make())
+  }
+
+  delete(key: K) {
+    if (this.map.delete(key)) this.stored = Math.max(0, this.stored - 1)
+  }
+
+  clear() {
+    this.map = new WeakMap()
+    this.stored = 0
+  }
+}
+
+/** A number per object, for caches whose keys are texts that name an object. */
+const identities = new WeakMap<object, number>()
+let lastIdentity = 0
+export function identityOf(object: object): number {
+  let id = identities.get(object)
+  if (id === undefined) identities.set(object, (id = ++lastIdentity))
+  return id
+}
+
+/**
+ * An object that stands for `owner` and `by` together (a store and a route, a route and its
+ * schema), the same every time: a cache part, so that a lookup needs no key made of both.
+ */
+const partTokens = new WeakMap<object, Map<unknown, object>>()
+export function partOf(owner: object, by: unknown): object {
+  let tokens = partTokens.get(owner)
+  if (!tokens) partTokens.set(owner, (tokens = new Map()))
+  let token = tokens.get(by)
+  if (!token) tokens.set(by, (token = {}))
+  return token
+}
