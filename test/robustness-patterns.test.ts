@@ -22,6 +22,10 @@ function longPattern(tag: number): string {
 /** Ends as the long patterns do, so that only their middle, the costly part, can refuse it. */
 const EIGHT_KB_PATH = `/v1/topics${'/a'.repeat(4096)}x`
 
+// The backtracking these tests guard against took minutes; the bound is loose so that a loaded CI
+// machine (a test answers in about 0.1 s alone) never fails it.
+const BACKTRACKING_BOUND_MS = 10_000
+
 test('the long test patterns stay within every limit', () => {
   const pattern = longPattern(999)
   expect(pattern.length).toBe(MAX_PATTERN_LENGTH)
@@ -29,7 +33,7 @@ test('the long test patterns stay within every limit', () => {
   expect(pattern.split('*').length - 1).toBeLessThanOrEqual(MAX_PATTERN_WILDCARDS)
 })
 
-test('a Novu request with an 8 kB path answers within 2 seconds under 1,000 long-pattern rules', async () => {
+test('a Novu request with an 8 kB path answers in seconds, not minutes, under 1,000 long-pattern rules', async () => {
   const app = mock()
   for (let i = 0; i < 1000; i++) {
     const res = await request(app, 'POST', '/__admin/rules', {
@@ -40,7 +44,7 @@ test('a Novu request with an 8 kB path answers within 2 seconds under 1,000 long
   const started = performance.now()
   const res = await request(app, 'GET', EIGHT_KB_PATH)
   expect(res.status).toBe(404)
-  expect(performance.now() - started).toBeLessThan(2000)
+  expect(performance.now() - started).toBeLessThan(BACKTRACKING_BOUND_MS)
 })
 
 test('a rule among 1,000 long-pattern rules still fires on the path it matches', async () => {
@@ -55,7 +59,7 @@ test('a rule among 1,000 long-pattern rules still fires on the path it matches',
   expect((await request(app, 'GET', EIGHT_KB_PATH)).status).toBe(429)
 })
 
-test('a journal filter at the length limit over 1,000 entries with 8 kB paths answers within 2 seconds', async () => {
+test('a journal filter at the length limit over 1,000 entries with 8 kB paths answers in seconds, not minutes', async () => {
   const app = mock()
   for (let i = 0; i < 1000; i++) await app.request(`${EIGHT_KB_PATH.slice(0, -1)}${i}x`)
   const started = performance.now()
@@ -66,7 +70,7 @@ test('a journal filter at the length limit over 1,000 entries with 8 kB paths an
   )
   expect(res.status).toBe(200)
   expect(res.body.totalCount).toBe(0)
-  expect(performance.now() - started).toBeLessThan(2000)
+  expect(performance.now() - started).toBeLessThan(BACKTRACKING_BOUND_MS)
 })
 
 test('a 2,047-character journal filter is refused with a message naming the limit', async () => {
