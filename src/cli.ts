@@ -44,6 +44,7 @@ function banner(mock: RunningMock): string {
     'Routes (also under /v1/notification-templates for the workflow ones):',
     ...routes,
     `Admin API: ${admin}/health, ${admin}/requests, ${admin}/rules, ${admin}/scenarios (all of them: ${admin}/openapi.json)`,
+    `Dashboard: ${admin}/ui (what was sent, the journal, environments, chaos rules)`,
     '',
   ].join('\n')
 }

@@ -187,6 +187,18 @@ test('every admin URL the banner prints answers 200', async () => {
   for (const url of urls) expect((await fetch(url)).status, url).toBe(200)
 })
 
+test('the dashboard URL the banner prints answers its page', async () => {
+  const { out } = await started([])
+  const line = out()
+    .split('\n')
+    .find((l) => l.startsWith('Dashboard: '))
+  const url = line?.match(/http:\/\/\S+/)?.[0] ?? ''
+  expect(url).toMatch(/\/__admin\/ui$/)
+  const res = await fetch(url)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toContain('text/html')
+})
+
 test('on every interface the banner gives the loopback URL to reach it by', async () => {
   const { url, out } = await started(['--host', '0.0.0.0'])
   const port = new URL(url).port
