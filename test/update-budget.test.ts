@@ -130,12 +130,14 @@ for (const update of UPDATES)
 test('a per-key reset gives back what the key’s updates held', async () => {
   const { app, state } = smallMock('2026-08')
   const [update] = UPDATES as [Update]
-  const before = state.environments.budget.used()
+  // The caches are left out: the budget empties them before it refuses, so they may hold less.
+  const held = () => state.environments.budget.used() - state.environments.budget.get('caches')
+  const before = held()
   expect((await growUntilRefused(app, update))?.status).toBe(403)
   expect((await request(app, 'POST', '/__admin/reset?apiKey=test-key', { key: null })).status).toBe(
     200
   )
-  expect(state.environments.budget.used()).toBe(before)
+  expect(held()).toBe(before)
   await update.create(app, 0)
   expect((await update.update(app, 0, big(0, update.size))).status).toBe(200)
 })
