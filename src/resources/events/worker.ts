@@ -9,7 +9,7 @@ import { missingPayloadKeys } from './payload-checks.js'
 import { canWait, runChain, runDue, waitOf } from './jobs.js'
 import { newJob, newNotification, triggerStep, type JobHead } from './records.js'
 import { isObj } from '../../objects.js'
-import { outsideRenderWork, withRenderWork } from './render-work.js'
+import { chargeJobs, outsideRenderWork, withRenderWork } from './render-work.js'
 import { inTrigger, MESSAGE_BYTES, stepTextBytes, TriggerScope } from './trigger-scope.js'
 import { WeakCache } from '../../cache.js'
 
@@ -170,6 +170,12 @@ function stepPlan(workflow: Workflow): StepPlan {
   return plan
 }
 
+/** The jobs of one recipient's notification: its active steps, and a trigger job unless one is. */
+function jobsPerRecipient(workflow: Workflow): number {
+  const { active, hasTrigger } = stepPlan(workflow)
+  return active.length + (hasTrigger ? 0 : 1)
+}
+
 /** The notification and its jobs for one subscriber (upstream's CreateNotificationJobs). */
 function createNotification(
   env: Environment,
@@ -194,7 +200,7 @@ function createNotification(
     expireAt = new Date(Date.parse(at) + kept).toISOString()
   }
   // Room for every job at once: an array pushed to grows room for seventeen.
-  const jobs = new Array<Job>(active.length + (hasTrigger ? 0 : 1))
+  const jobs = new Array<Job>(jobsPerRecipient(workflow))
   const notification = newNotification({
     _id: id,
     _templateId: workflow._id,
@@ -311,8 +317,10 @@ export function runTrigger(env: Environment, command: TriggerCommand): void {
   env.memory.admit(bytes, 'the records this trigger creates')
   const scope = new TriggerScope(env, bytes)
   // What the trigger renders is counted as it is stored (trigger-scope.ts): a refusal on the
-  // way takes back what was written, and the request answers it.
-  withRenderWork(() =>
+  // way takes back what was written, and the request answers it. Its jobs are counted first,
+  // before anything is written.
+  withRenderWork(() => {
+    chargeJobs((recipients?.length ?? 0) * jobsPerRecipient(command.workflow))
     inTrigger(scope, () => {
       const at = env.now()
       const actor = actorFields
@@ -328,7 +336,7 @@ export function runTrigger(env: Environment, command: TriggerCommand): void {
         trim(notification)
       }
     })
-  )
+  })
   env.memory.grow(scope.bytes)
   outsideRenderWork(() => runDue(env))
 }
