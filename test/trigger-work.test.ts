@@ -12,11 +12,11 @@ import {
 
 // The work of one trigger request is bounded (issue 18): the mock fans out before it answers,
 // where upstream's workers do it after, so a trigger naming tens of thousands of recipients
-// would block every other request for seconds. Past 50,000 jobs for its recipients, steps and
+// would block every other request for seconds. Past 25,000 jobs for its recipients, steps and
 // (bulk) events, it answers 400 naming the limit, before it writes anything.
 
 type Obj = Record<string, unknown>
-const LIMIT = /creates more than 50000 jobs .*novu-mock's limit of a trigger request's work/
+const LIMIT = /creates more than 25000 jobs .*novu-mock's limit of a trigger request's work/
 
 const mockOf = (apiGeneration: (typeof GENERATIONS)[number]) =>
   createMock({ apiGeneration, scenario: 'empty', journalSize: 0, logLevel: 'silent' })
@@ -25,14 +25,14 @@ const recipients = (count: number, prefix = 's') =>
   Array.from({ length: count }, (_, i) => `${prefix}${i}`)
 
 /**
- * Ten steps, with the trigger job 11 jobs a recipient, so 4,545 recipients fit. The delay first
+ * Ten steps, with the trigger job 11 jobs a recipient, so 2,272 recipients fit. The delay first
  * keeps the others pending: jobs without messages, which keeps the test quick.
  */
 const TEN_STEPS: StepInput[] = [
   { template: { type: 'delay' }, metadata: { type: 'regular', amount: 1, unit: 'hours' } },
   ...Array.from({ length: 9 }, (_, i) => inApp(`Step ${i}`)),
 ]
-const FITTING = 4545
+const FITTING = 2272
 
 type Mock = ReturnType<typeof createMock>
 
@@ -50,7 +50,7 @@ async function notificationsByTransaction(mock: Mock): Promise<Map<string, numbe
 }
 
 describe.each(GENERATIONS)('%s', (generation) => {
-  test('a trigger whose recipients would make more than 50,000 jobs answers 400 naming the limit and stores nothing', async () => {
+  test('a trigger whose recipients would make more than 25,000 jobs answers 400 naming the limit and stores nothing', async () => {
     const mock = mockOf(generation)
     const wf = await createWorkflow(mock.app, 'Wide', TEN_STEPS)
     const before = await snapshot(mock)
@@ -108,12 +108,12 @@ test('the events of a bulk trigger share the job allowance: the one past it is a
     transactionId: `bulk-${n}`,
   })
   const res = await request(mock.app, 'POST', '/v1/events/trigger/bulk', {
-    body: { events: [event(1, 3000), event(2, 3000), event(3, 100)] },
+    body: { events: [event(1, 1500), event(2, 1500), event(3, 100)] },
   })
   expect(res.status).toBe(201)
   const data = res.body.data as Obj[]
   expect(data.map((r) => r.status)).toEqual(['processed', 'error', 'processed'])
   expect(String(data[1]?.error)).toMatch(LIMIT)
   const counts = await notificationsByTransaction(mock)
-  expect(Object.fromEntries(counts)).toEqual({ 'bulk-1': 3000, 'bulk-3': 100 })
+  expect(Object.fromEntries(counts)).toEqual({ 'bulk-1': 1500, 'bulk-3': 100 })
 })
