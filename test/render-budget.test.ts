@@ -6,6 +6,7 @@ import {
   FIXED_AT,
   GENERATIONS,
   inApp,
+  recipients,
   snapshot,
   trigger,
   type StepInput,
@@ -25,9 +26,6 @@ const smallMock = (apiGeneration: (typeof GENERATIONS)[number], maxMemoryMb = 24
 /** 50 items of 900 characters: a message that loops over them renders about 45 kB. */
 const ITEMS = Array.from({ length: 50 }, (_, i) => ({ title: `${i}:${'x'.repeat(896)}` }))
 const LOOP = '{{#each items}}<p>{{title}}</p>{{/each}}'
-const recipients = (count: number, prefix = 's') =>
-  Array.from({ length: count }, (_, i) => `${prefix}${i}`)
-
 async function createV2(app: Requestable, body: string): Promise<string> {
   const res = await request(app, 'POST', '/v2/workflows', {
     body: {

@@ -54,6 +54,10 @@ export async function createWorkflow(
   return { identifier: res.body.data.triggers[0].identifier, _id: res.body.data._id }
 }
 
+/** `count` subscriberIds: `s0`, `s1`, … (or with another prefix). */
+export const recipients = (count: number, prefix = 's') =>
+  Array.from({ length: count }, (_, i) => `${prefix}${i}`)
+
 export const trigger = (app: Requestable, body: unknown, key?: string) =>
   request(app, 'POST', '/v1/events/trigger', { body, ...(key ? { key } : {}) })
 

@@ -5,6 +5,7 @@ import {
   createWorkflow,
   GENERATIONS,
   inApp,
+  recipients,
   snapshot,
   trigger,
   type StepInput,
@@ -20,9 +21,6 @@ const LIMIT = /creates more than 25000 jobs .*novu-mock's limit of a trigger req
 
 const mockOf = (apiGeneration: (typeof GENERATIONS)[number]) =>
   createMock({ apiGeneration, scenario: 'empty', journalSize: 0, logLevel: 'silent' })
-
-const recipients = (count: number, prefix = 's') =>
-  Array.from({ length: count }, (_, i) => `${prefix}${i}`)
 
 /**
  * Ten steps, with the trigger job 11 jobs a recipient, so 2,272 recipients fit. The delay first
