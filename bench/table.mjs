@@ -1,4 +1,4 @@
-// The results as one markdown table, ready to paste into the README. Run on its own, it prints
+// The results as one markdown table, ready to paste into docs/benchmarks.md. Run on its own, it prints
 // the table of a saved run: `node bench/table.mjs [.bench/results.json]`.
 import { readFileSync } from 'node:fs'
 
