@@ -1,7 +1,5 @@
 import type { Message } from '../resources/messages/messages.store.js'
-import { isObj } from '../objects.js'
-
-type Obj = Record<string, unknown>
+import { isObj, type Obj } from '../objects.js'
 
 /** What a channel's provider would have been handed, as text a test can assert on. */
 export type RenderedOutput =

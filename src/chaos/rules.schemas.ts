@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PathPatternSchema } from '../http/path-pattern.schema.js'
-import { isPlainObject, jsonDoc, lazyDoc, relay, variant } from './schema-tools.js'
+import { isObj } from '../objects.js'
+import { jsonDoc, lazyDoc, relay, variant } from './schema-tools.js'
 
 /** Longest delay or hang a rule can cause: long enough for any timeout test, short enough to end. */
 export const MAX_DELAY_MS = 600_000
@@ -72,7 +73,7 @@ const DISTRIBUTIONS: Record<string, z.ZodType> = {
 /** Milliseconds: a bare number is exact (msw's `delay(ms)`); distributions take ms parameters too. */
 export const DelaySchema = variant<Delay>([Ms, ...Object.values(DISTRIBUTIONS)], (value) => {
   if (typeof value === 'number') return Ms
-  if (!isPlainObject(value)) return 'must be a number of ms or an object with a "distribution"'
+  if (!isObj(value)) return 'must be a number of ms or an object with a "distribution"'
   // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
   const name = value.distribution
   return (
@@ -248,7 +249,7 @@ const RuleObjectSchema = z
 export const RuleSchema: z.ZodType<Rule, unknown> = z
   .unknown()
   .transform((value, ctx) => {
-    if (isPlainObject(value)) return relay<Rule>(RuleObjectSchema, value, ctx)
+    if (isObj(value)) return relay<Rule>(RuleObjectSchema, value, ctx)
     ctx.addIssue({
       code: 'custom',
       message:

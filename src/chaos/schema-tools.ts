@@ -87,6 +87,3 @@ export function variant<T>(
     })
     .meta(lazyDoc(['anyOf'], () => ({ anyOf: variants.map(jsonDoc) })))
 }
-
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)

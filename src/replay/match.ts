@@ -1,3 +1,5 @@
+import { isObj } from '../objects.js'
+
 const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s
 const MAX_SHOWN = 80
 
@@ -19,9 +21,6 @@ export function show(value: unknown): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-
 /**
  * Compares an expectation with an actual JSON value and returns one message per difference, each
  * prefixed with where it is (`body.data[0].key: expected "a", got "b"`). The rule:
@@ -42,8 +41,8 @@ export function matchPartial(expected: unknown, actual: unknown, at: string): st
     }
   }
   if (Array.isArray(expected)) return matchArray(expected, actual, at)
-  if (isPlainObject(expected)) {
-    if (!isPlainObject(actual)) return [`${at}: expected an object, got ${show(actual)}`]
+  if (isObj(expected)) {
+    if (!isObj(actual)) return [`${at}: expected an object, got ${show(actual)}`]
     return Object.entries(expected).flatMap(([key, value]) =>
       matchPartial(value, actual[key], `${at}.${key}`)
     )

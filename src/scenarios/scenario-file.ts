@@ -10,6 +10,7 @@ import {
   type ScenarioProblem,
 } from './loader.js'
 import { ScenarioSchema, type Scenario } from './schema.js'
+import { isObj } from '../objects.js'
 
 /**
  * The rules of a scenario file, one place for the CLI, the container and the admin API:
@@ -40,9 +41,6 @@ const fullError = (heading: string, problems: ScenarioProblem[]) =>
   new ScenarioError(describeScenarioError(new ScenarioError(heading, problems)), problems)
 
 const SHOWN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 // The YAML parser is loaded only when a file has problems to place.
 const requireLazily = createRequire(import.meta.url)
@@ -126,10 +124,10 @@ export function loadScenarioText(file: string, text: string, format: 'yaml' | 'j
     throw fullError(`${heading} ${format.toUpperCase()}`, error.problems)
   }
   const name = scenarioNameOf(file)
-  const named = isPlainObject(raw) && raw.name === undefined ? { ...raw, name } : raw
+  const named = isObj(raw) && raw.name === undefined ? { ...raw, name } : raw
   const result = ScenarioSchema.safeParse(named)
   const issues = result.success ? [] : [...result.error.issues]
-  const declared = isPlainObject(raw) ? raw.name : undefined
+  const declared = isObj(raw) ? raw.name : undefined
   const differs = declared !== undefined && declared !== name
   if (!result.success || differs) {
     const locate = positionFinder(text)

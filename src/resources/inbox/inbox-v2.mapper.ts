@@ -1,8 +1,6 @@
-import { isObj } from '../../objects.js'
+import { isObj, type Obj } from '../../objects.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Message } from '../messages/messages.store.js'
-
-type Obj = Record<string, unknown>
 
 /** Fields the inbox keeps on a message beside the stored ones (archive, snooze, first sight). */
 export interface InboxFields {

@@ -10,6 +10,7 @@ import type { Subscriber } from '../subscribers/subscribers.store.js'
 import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxFields, inboxNotification } from './inbox-v2.mapper.js'
 import { applyMark } from './inbox.store.js'
+import type { Obj } from '../../objects.js'
 
 /**
  * The v2 inbox of one subscriber (2025 on, `@novu/api`'s `subscribers.notifications.*`): its in-app
@@ -17,7 +18,6 @@ import { applyMark } from './inbox.store.js'
  */
 
 const tags = ['Subscriber inbox']
-type Obj = Record<string, unknown>
 const v2 = { existsIn: (g: { inbox: { v2: boolean } }) => g.inbox.v2 }
 const SubscriberParams = z.object({ subscriberId: z.string() })
 const NotificationParams = z.object({ subscriberId: z.string(), notificationId: z.string() })

@@ -8,6 +8,7 @@ import type { Message } from '../messages/messages.store.js'
 import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxErrors, splitMessageIds } from './inbox.generations.js'
 import { applyMark, feedPage, type Mark } from './inbox.store.js'
+import type { Obj } from '../../objects.js'
 
 /**
  * A subscriber's in-app feed read and marked through the API key (`@novu/node`'s
@@ -15,7 +16,6 @@ import { applyMark, feedPage, type Mark } from './inbox.store.js'
  */
 
 const tags = ['Subscriber inbox']
-type Obj = Record<string, unknown>
 const SubscriberParams = z.object({ subscriberId: z.string() })
 const ActionParams = z.object({ subscriberId: z.string(), messageId: z.string(), type: z.string() })
 

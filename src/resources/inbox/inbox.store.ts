@@ -1,8 +1,8 @@
 import type { Environment } from '../../tenancy/environment.js'
 import type { Message } from '../messages/messages.store.js'
+import type { Obj } from '../../objects.js'
 
 export type Mark = 'read' | 'unread' | 'seen' | 'unseen'
-type Obj = Record<string, unknown>
 
 /**
  * Upstream's field changes for one mark (subscriber facts §4.3): reading also sees, unreading

@@ -33,6 +33,7 @@ import {
   type ChannelPreferenceBody,
 } from './preferences.schemas.js'
 import type { ChannelFlags } from './preferences.store.js'
+import type { Obj } from '../../objects.js'
 
 /**
  * A subscriber's preferences, global and per workflow: the v1 routes `@novu/node` calls and the
@@ -41,7 +42,6 @@ import type { ChannelFlags } from './preferences.store.js'
  */
 
 const tags = ['Subscriber preferences']
-type Obj = Record<string, unknown>
 const SubscriberParams = z.object({ subscriberId: z.string() })
 const WorkflowParams = z.object({ subscriberId: z.string(), parameter: z.string() })
 const v2 = { existsIn: (g: { preferences: { v2: boolean } }) => g.preferences.v2 }

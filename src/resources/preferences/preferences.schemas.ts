@@ -3,8 +3,7 @@ import type { Generation } from '../../generations/generation.js'
 import { field, fieldWith } from '../../http/validate.js'
 import { isBoolean, isDefined, isEnum, isString } from '../../http/rules.js'
 import { runChecks } from '../../http/validate.js'
-
-type Obj = Record<string, unknown>
+import type { Obj } from '../../objects.js'
 
 export interface ChannelPreferenceBody {
   type: string

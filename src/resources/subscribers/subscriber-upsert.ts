@@ -3,8 +3,7 @@ import { setCredentials } from './credentials.js'
 import { isEmail, isEmailAddress, isLocale, isTimeZone } from './checks.js'
 import { subscriberDocument } from './subscribers.seed.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
-
-type Obj = Record<string, unknown>
+import { isObj, type Obj } from '../../objects.js'
 
 /** How a generation's worker upserts the subscribers a trigger names (`to`, `actor`). */
 export interface UpsertRules {
@@ -16,8 +15,6 @@ export interface UpsertRules {
   /** The fields the worker's command knows: `timezone` since 2025. */
   fields: readonly string[]
 }
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** `@Transform(({ value }) => value?.toString().trim())`, as the worker's command has it. */
 export function normalizedSubscriberId(value: unknown): string | undefined {

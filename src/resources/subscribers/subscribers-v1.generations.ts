@@ -3,8 +3,7 @@ import { httpError, objectError, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isArray, isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isEmail, isLocale, isTimeZone } from './checks.js'
-
-type Obj = Record<string, unknown>
+import type { Obj } from '../../objects.js'
 
 const text = (property: string, checks: Check[], nullable: boolean) =>
   field<string | null>(

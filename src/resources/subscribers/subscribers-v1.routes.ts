@@ -7,6 +7,7 @@ import { isInt, max, min } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
 import { upsertRecipient } from './subscriber-upsert.js'
+import type { Obj } from '../../objects.js'
 
 /**
  * The v1 subscriber routes `@novu/node` calls (`subscribers.identify/get/update/delete`), on the
@@ -14,7 +15,6 @@ import { upsertRecipient } from './subscriber-upsert.js'
  */
 
 const tags = ['Subscribers']
-type Obj = Record<string, unknown>
 
 type Body = Obj & { subscriberId?: unknown }
 

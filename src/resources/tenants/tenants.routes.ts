@@ -6,6 +6,7 @@ import { field, runChecks } from '../../http/validate.js'
 import { isString, type Check } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Tenant } from './tenants.store.js'
+import type { Obj } from '../../objects.js'
 
 /**
  * Tenants (more facts §1): per environment, by the customer's identifier. Every route answers
@@ -13,7 +14,6 @@ import type { Tenant } from './tenants.store.js'
  */
 
 const tags = ['Tenants']
-type Obj = Record<string, unknown>
 const IdentifierParams = z.object({ identifier: z.string() })
 
 function assertTenantsAvailable(env: Environment) {

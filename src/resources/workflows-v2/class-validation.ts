@@ -5,10 +5,7 @@
  * Nest's ValidationPipe and upstream's `BaseCommand` each flatten the resulting tree.
  */
 
-export type Obj = Record<string, unknown>
-
-export const isObj = (value: unknown): value is Obj =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
+import type { Obj } from '../../objects.js'
 
 /** One class-validator constraint: its type name (constraints are keyed by it) and message. */
 export interface Constraint {

@@ -5,10 +5,9 @@
  * checked against the step's variables. Tier limits, skip rules, provider overrides and
  * integrations are not checked (see the README).
  */
-import { isObj, type Obj } from './class-validation.js'
 import { schemaErrors, type JsonSchema, type SchemaError } from './json-schema-check.js'
 import { faithfulKey, isPropertyAllowed } from './variables.js'
-import { setOwn } from '../../objects.js'
+import { isObj, setOwn, type Obj } from '../../objects.js'
 import { BoundedCache, identityOf, textBytes } from '../../cache.js'
 
 export interface RuntimeIssue {

@@ -2,7 +2,7 @@
  * The variables a step's templates may use (`steps[].variables`), as a JSON Schema, and the
  * path lookup upstream's Liquid check makes in it.
  */
-import { isObj, type Obj } from './class-validation.js'
+import { isObj, type Obj } from '../../objects.js'
 import { BoundedCache, textBytes } from '../../cache.js'
 
 export interface StepForVariables {

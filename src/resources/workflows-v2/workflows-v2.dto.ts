@@ -16,15 +16,14 @@ import {
   IsNumber,
   IsObject,
   IsString,
-  isObj,
   Length,
   Matches,
   Max,
   Min,
   type ClassRules,
   type Constraint,
-  type Obj,
 } from './class-validation.js'
+import { isObj, type Obj } from '../../objects.js'
 import { isValidJsonSchema } from './payload-schema.js'
 
 /** The step types the DTO's discriminator knows (each its own class). */

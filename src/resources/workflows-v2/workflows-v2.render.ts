@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../../tenancy/environment.js'
 import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
-import { isObj, type Obj } from './class-validation.js'
+import { isObj, type Obj } from '../../objects.js'
 import { sharedControlTexts } from './control-schemas.js'
 import { holdingTexts, JsonText, stringifyWithTexts } from './json-text.js'
 import { payloadExample } from './payload-schema.js'

@@ -3,7 +3,7 @@ import { json, jsonText } from '../../http/respond.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Workflow } from '../workflows/workflows.types.js'
-import type { Obj } from './class-validation.js'
+import type { Obj } from '../../objects.js'
 import {
   renderWorkflowListItemV2,
   renderWorkflowV2,

@@ -5,13 +5,8 @@
 import { z } from 'zod'
 import { InternalError } from '../../errors.js'
 import { withBodyFields } from '../../http/route.js'
-import {
-  isObj,
-  pipeMessages,
-  validateObject,
-  type ClassRules,
-  type Obj,
-} from './class-validation.js'
+import { pipeMessages, validateObject, type ClassRules } from './class-validation.js'
+import { isObj, type Obj } from '../../objects.js'
 import {
   CREATE_WORKFLOW_DTO,
   CREATION_SOURCES,

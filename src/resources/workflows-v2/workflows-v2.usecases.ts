@@ -11,13 +11,8 @@ import { buildTemplate } from '../workflows/message-template.js'
 import { MAX_DOCUMENT_DEPTH, nestingDepth, ownedDocument } from '../workflows/document-cast.js'
 import { limitErrors } from '../workflows/workflows.generations.js'
 import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
-import {
-  commandViolations,
-  isObj,
-  validateObject,
-  type ClassRules,
-  type Obj,
-} from './class-validation.js'
+import { commandViolations, validateObject, type ClassRules } from './class-validation.js'
+import { isObj, type Obj } from '../../objects.js'
 import { sharedControlSchemas, sharedControlTexts, type ControlSchemas } from './control-schemas.js'
 import {
   CREATE_WORKFLOW_COMMAND_V0,

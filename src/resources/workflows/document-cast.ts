@@ -1,14 +1,11 @@
 import { InternalError } from '../../errors.js'
-import { setOwn } from '../../objects.js'
+import { setOwn, isObj, type Obj } from '../../objects.js'
 
 /**
  * How upstream's Mongoose schemas store what a client sends: known fields cast to their
  * types, unknown fields dropped. A value Mongoose cannot cast fails the save, which upstream
  * answers with a 500.
  */
-type Obj = Record<string, unknown>
-export const isObj = (v: unknown): v is Obj =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
 
 const TRUE = new Set<unknown>([true, 'true', 1, '1', 'yes'])
 const FALSE = new Set<unknown>([false, 'false', 0, '0', 'no'])

@@ -1,10 +1,9 @@
 import { badRequest, CommandValidationError, type FieldViolation } from '../../errors.js'
 import { isEnum } from '../../http/rules.js'
-import { castString, castVariables, defined, isObj, ownedDocument } from './document-cast.js'
+import { castString, castVariables, defined, ownedDocument } from './document-cast.js'
 import { sanitizeContent } from './sanitize.js'
 import { STEP_TYPES, type MessageTemplate, type WorkflowContext } from './workflows.types.js'
-
-type Obj = Record<string, unknown>
+import { isObj, type Obj } from '../../objects.js'
 
 const stringField = (template: Obj, field: string) => {
   const value = template[field]

@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
 import { createMock } from '../../mock.js'
 import { request } from '../../../test/helpers.js'
+import type { Obj } from '../../objects.js'
 
 const GENERAL = '66fbb0a0c1f2e3d4a5b60001'
 
-type Obj = Record<string, unknown>
 type Variable = { name: string; type: string; _id?: string }
 
 /** Creates a workflow from the given steps and answers its trigger, variable ids removed. */

@@ -7,6 +7,7 @@ import {
   type TextCost,
 } from './template-limits.js'
 import { parseCounted } from './template-parse.js'
+import type { Obj } from '../../objects.js'
 
 export type VariableType = 'String' | 'Array' | 'Boolean'
 export interface ExtractedVariable {
@@ -171,7 +172,6 @@ export function extractVariables(
 }
 
 type Step = { template?: Record<string, unknown>; filters?: unknown; metadata?: unknown }
-type Obj = Record<string, unknown>
 const asObj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {})
 
 /** The texts of a step that upstream scans, per channel. */

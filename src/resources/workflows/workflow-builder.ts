@@ -6,7 +6,6 @@ import {
   castMetadata,
   castString,
   defined,
-  isObj,
   ownedDocument,
 } from './document-cast.js'
 import { buildTemplate, checkTemplate } from './message-template.js'
@@ -14,10 +13,9 @@ import { checkEditorContent } from './sanitize.js'
 import { limitErrors } from './workflows.generations.js'
 import type { MessageTemplate, Workflow, WorkflowContext, WorkflowStep } from './workflows.types.js'
 import type { TextMemo } from '../../http/text-memo.js'
+import { isObj, type Obj } from '../../objects.js'
 
 export type { WorkflowContext }
-
-type Obj = Record<string, unknown>
 
 export interface WorkflowInput {
   name: string

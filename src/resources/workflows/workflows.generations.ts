@@ -5,7 +5,7 @@ import {
   type ApiError,
   type FieldViolation,
 } from '../../errors.js'
-import { isObj } from './document-cast.js'
+import { isObj } from '../../objects.js'
 import type { WorkflowInput } from './workflow-builder.js'
 import type { Workflow } from './workflows.types.js'
 import {
