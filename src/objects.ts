@@ -5,6 +5,23 @@ export const isObj = (v: unknown): v is Obj =>
   v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /**
+ * Freezes a value and everything in it, for a value handed to many readers (a body parsed once
+ * per text, a validated query, a shared schema). Iterative, so that a deeply nested body cannot
+ * overflow the stack; a frozen object is taken as frozen through.
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value]
+  while (stack.length) {
+    const item = stack.pop()
+    if (item !== null && typeof item === 'object' && !Object.isFrozen(item)) {
+      Object.freeze(item)
+      for (const inner of Object.values(item)) stack.push(inner)
+    }
+  }
+  return value
+}
+
+/**
  * Names that reach an object's prototype (or its constructor's) when used as a key of an
  * ordinary object. lodash's `set` leaves the object unchanged for a path through one of them
  * and its `merge` skips `__proto__`; the mock does the same wherever a key or path comes from

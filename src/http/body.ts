@@ -4,6 +4,7 @@ import type { Generation } from '../generations/generation.js'
 import type { AppEnv } from '../app-env.js'
 import { noteOnRequest } from '../journal/notes.js'
 import { textMemo } from './text-memo.js'
+import { deepFreeze } from '../objects.js'
 
 export const SMALL_BODY_LIMIT = 100 * 1024
 /** The control plane's own limit, whatever the generation. */
@@ -143,16 +144,4 @@ function parsedOnce(text: string): unknown {
   if (!memo) return parseJson(text)
   if (memo.parsed === undefined) memo.parsed = deepFreeze(parseJson(text))
   return memo.parsed
-}
-
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value]
-  while (stack.length) {
-    const item = stack.pop()
-    if (item !== null && typeof item === 'object' && !Object.isFrozen(item)) {
-      Object.freeze(item)
-      for (const inner of Object.values(item)) stack.push(inner)
-    }
-  }
-  return value
 }

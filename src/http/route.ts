@@ -9,6 +9,7 @@ import { originalUrl } from './respond.js'
 import { resolveFor, type Generation, type PerGeneration } from '../generations/generation.js'
 import { BoundedCache, identityOf, partOf, textBytes } from '../cache.js'
 import { textMemo } from './text-memo.js'
+import { deepFreeze } from '../objects.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -79,15 +80,6 @@ export function readQuery(c: Context, numeric: readonly string[] = []): Record<s
   return out
 }
 
-/** Deep-frozen: a validated query may be handed to many requests, none of which may change it. */
-function frozen<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const inner of Object.values(value)) frozen(inner)
-  }
-  return value
-}
-
 /**
  * Validated queries by their text, per route and schema: a query string validates to the same
  * value every time, so a repeated one (a client paging, polling) skips parsing and validation.
@@ -112,7 +104,7 @@ function validatedOnce(
   if (text.length > MAX_CACHED_QUERY_LENGTH) return run()
   const part = partOf(partOf(spec, what), schema)
   const found = validatedTexts.get(text, part)
-  return found !== undefined ? found : validatedTexts.set(text, frozen(run()), undefined, part)
+  return found !== undefined ? found : validatedTexts.set(text, deepFreeze(run()), undefined, part)
 }
 
 /** A body validated once per text and schema, on its text's memo (text-memo.ts). */
@@ -127,7 +119,7 @@ function validatedBody(
   const key = `${identityOf(spec)} ${identityOf(schema)}`
   const found = memo.validated.get(key)
   if (found !== undefined) return found
-  const value = frozen(run())
+  const value = deepFreeze(run())
   memo.validated.set(key, value)
   return value
 }

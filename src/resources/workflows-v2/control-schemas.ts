@@ -6,6 +6,7 @@
  */
 import type { JsonSchema } from './json-schema-check.js'
 import { BoundedCache } from '../../cache.js'
+import { deepFreeze } from '../../objects.js'
 
 type Schema = Record<string, unknown>
 
@@ -328,15 +329,6 @@ export function controlSchemasFor(stepType: string): ControlSchemas {
     schema: data ? data() : permissive(),
     ...(uiSchema ? { uiSchema: uiSchema() } : {}),
   }
-}
-
-/** Freezes a value and everything in it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const member of Object.values(value)) deepFreeze(member)
-  }
-  return value
 }
 
 /**
