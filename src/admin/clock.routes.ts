@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { badRequest, httpError, notFound } from '../errors.js'
+import { badRequest } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { Environment } from '../tenancy/environment.js'
 import { isMovable } from '../tenancy/clock.js'
-import { EnvironmentLimitError } from '../tenancy/environments.js'
+import { environmentFor } from './state.routes.js'
 import { OptionalApiKeyQuerySchema } from './admin.schemas.js'
 
 const tags = ['admin']
@@ -55,24 +55,6 @@ export const ClockViewSchema = z.object({
     ran: z.number().optional().meta({ description: 'delayed steps this move ran' }),
   }),
 })
-
-function environmentFor(state: MockState, apiKey: string): Environment {
-  let env: Environment | undefined
-  try {
-    env = state.environments.resolve(apiKey)
-  } catch (error) {
-    if (!(error instanceof EnvironmentLimitError)) throw error
-    throw httpError(
-      403,
-      `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
-    )
-  }
-  if (!env)
-    throw notFound(
-      'No environment for this API key: the scenario is strict and does not declare it'
-    )
-  return env
-}
 
 const pendingOf = (envs: Environment[]) =>
   envs.reduce((sum, env) => sum + env.notifications.pendingCount(), 0)

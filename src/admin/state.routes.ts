@@ -61,13 +61,11 @@ const strictRefusal = () =>
 
 function limitRefusal(error: unknown): never {
   if (!(error instanceof EnvironmentLimitError)) throw error
-  throw httpError(
-    403,
-    `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
-  )
+  throw httpError(403, error.refusal)
 }
 
-function environmentFor(state: MockState, apiKey: string): Environment {
+/** The key's environment for a control-plane route: 403 past the limit, 404 when the scenario is strict. */
+export function environmentFor(state: MockState, apiKey: string): Environment {
   let env: Environment | undefined
   try {
     env = state.environments.resolve(apiKey)

@@ -40,7 +40,7 @@ export function createAuthenticator(
       if (!(error instanceof EnvironmentLimitError)) throw error
       // 403, not 503: the SDKs would retry a 503 for up to an hour.
       throw new ApiError(403, {
-        message: `novu-mock holds at most ${error.limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`,
+        message: error.refusal,
         error: 'Forbidden',
       })
     }

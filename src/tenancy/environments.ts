@@ -37,8 +37,12 @@ export interface EnvironmentSource {
 }
 
 export class EnvironmentLimitError extends Error {
+  /** What the 403 that refuses a new key says, on a Novu route or the control plane's. */
+  readonly refusal: string
+
   constructor(readonly limit: number) {
     super(`environment limit of ${limit} reached`)
+    this.refusal = `novu-mock holds at most ${limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
   }
 }
 
