@@ -4,7 +4,8 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { environmentBytes } from '../memory/estimate.js'
 import { scenarioFailure } from './scenario.routes.js'
 import { DataSchema, type ScenarioData } from '../scenarios/schema.js'
-import { issuesToProblems, ScenarioError } from '../scenarios/loader.js'
+import { ScenarioError } from '../scenarios/loader.js'
+import { issueProblems } from '../zod-issues.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
@@ -17,9 +18,7 @@ const tags = ['admin']
 export function importEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success)
-    scenarioFailure(
-      new ScenarioError('the state is not valid', issuesToProblems(parsed.error.issues))
-    )
+    scenarioFailure(new ScenarioError('the state is not valid', issueProblems(parsed.error.issues)))
   const source = state.environments.source
   const { identity, rng, newId } = createIdentity(environmentSpec(source, apiKey))
   try {

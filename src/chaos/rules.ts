@@ -3,6 +3,7 @@ import type { Rng } from '../tenancy/prng.js'
 import { sampleDelay } from './delays.js'
 import { createRuleIndex, patternKey } from './rule-index.js'
 import { RuleSchema, type Outcome, type Rule } from './rules.schemas.js'
+import { issueLine } from '../zod-issues.js'
 
 /** What the rule set needs to know about a request; Hono's `c.req` fits. */
 export interface RequestFacts {
@@ -54,12 +55,7 @@ interface LiveRule {
 export function parseRule(input: unknown): Rule {
   const result = RuleSchema.safeParse(input)
   if (result.success) return result.data
-  throw new RuleSetError(
-    'invalid',
-    result.error.issues.map((i) =>
-      i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message
-    )
-  )
+  throw new RuleSetError('invalid', result.error.issues.map(issueLine))
 }
 
 let lastSeq = 0

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { RequestValidationError } from '../errors.js'
 import type { Check } from './rules.js'
+import { issueLine } from '../zod-issues.js'
 
 type JsonSchemaDoc = Record<string, unknown>
 
@@ -43,11 +44,7 @@ export function validate(schema: z.ZodType, value: unknown, withPaths = false): 
   const result = schema.safeParse(value)
   if (result.success) return result.data
   throw new RequestValidationError(
-    result.error.issues.map((issue) =>
-      withPaths && issue.path.length
-        ? `${issue.path.map(String).join('.')}: ${issue.message}`
-        : issue.message
-    )
+    result.error.issues.map((issue) => (withPaths ? issueLine(issue) : issue.message))
   )
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { ReplayScriptSchema, type ReplayScript } from './schema.js'
+import { issueProblems } from '../zod-issues.js'
 
 export interface ReplayScriptProblem {
   /** Where in the script, dotted: `steps.2.request.method`; empty for the whole file. */
@@ -26,13 +27,7 @@ export class ReplayScriptError extends Error {
 export function parseReplayScript(raw: unknown, source = 'the script'): ReplayScript {
   const result = ReplayScriptSchema.safeParse(raw)
   if (result.success) return result.data
-  throw new ReplayScriptError(
-    source,
-    result.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
-      message: issue.message,
-    }))
-  )
+  throw new ReplayScriptError(source, issueProblems(result.error.issues))
 }
 
 /** `.json` is read as JSON; anything else as YAML (of which JSON is a subset anyway). */

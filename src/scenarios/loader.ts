@@ -12,10 +12,10 @@ import {
 } from 'node:fs'
 import { extname, join, sep } from 'node:path'
 import { PACKAGE_ROOT } from '../package-root.js'
-import { z } from 'zod'
 import { DataSchema, ScenarioSchema, type Scenario, type ScenarioData } from './schema.js'
 import { describeJsonError, describeYamlError } from './parse-errors.js'
 import { loadScenarioText } from './scenario-file.js'
+import { issueProblems } from '../zod-issues.js'
 
 export const BUILTIN_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
 export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
@@ -61,14 +61,11 @@ export function parseScenarioText(text: string, format: 'yaml' | 'json'): unknow
   }
 }
 
-export const issuesToProblems = (issues: z.core.$ZodIssue[]): ScenarioProblem[] =>
-  issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }))
-
 /** Validates a scenario object whole; every problem is reported, not just the first. */
 export function validateScenario(raw: unknown): Scenario {
   const result = ScenarioSchema.safeParse(raw)
   if (!result.success)
-    throw new ScenarioError('the scenario is not valid', issuesToProblems(result.error.issues))
+    throw new ScenarioError('the scenario is not valid', issueProblems(result.error.issues))
   return result.data
 }
 
