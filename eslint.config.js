@@ -15,6 +15,25 @@ export default tseslint.config(
       ],
     },
   },
+  // The v1 and v2 workflow routes share the stored model (src/workflow-model/), not each other.
+  {
+    files: ['src/resources/workflows/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workflows-v2/*'], message: 'Move shared rules down.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/resources/workflows-v2/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workflows/*'], message: 'Move shared rules down.' }] },
+      ],
+    },
+  },
   // The dashboard's script runs in the browser.
   { files: ['src/admin/ui/assets/**/*.js'], languageOptions: { globals: { ...globals.browser } } }
 )

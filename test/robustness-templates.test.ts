@@ -2,7 +2,7 @@
 // memory past its answer, whatever templates it carries. Each test builds its large body here.
 import { expect, test } from 'vitest'
 import { createMock } from '../src/mock.js'
-import { cacheUsage, CACHE_LIMITS } from '../src/resources/workflows/template-cache.js'
+import { cacheUsage, CACHE_LIMITS } from '../src/resources/workflows/handlebars-variables-cache.js'
 import { request, type TestResponse } from './helpers.js'
 
 const GENERAL = '66fbb0a0c1f2e3d4a5b60001'

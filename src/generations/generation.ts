@@ -3,6 +3,7 @@ import type { ErrorFilter } from './error-filters.js'
 import type { IdentifierRules } from './slugs.js'
 import type { TopicsRules } from '../resources/topics/topics.generations.js'
 import type { WorkflowsRules } from '../resources/workflows/workflows.generations.js'
+import type { WorkflowsV2Rules } from '../resources/workflows-v2/workflows-v2.generations.js'
 import type { MessagesRules } from '../resources/messages/messages.generations.js'
 import type { SubscribersRules } from '../resources/subscribers/subscribers.generations.js'
 import type { EventsRules } from '../resources/events/events.generations.js'
@@ -35,6 +36,7 @@ export interface Generation {
   identifiers: IdentifierRules
   topics: TopicsRules
   workflows: WorkflowsRules
+  workflowsV2: WorkflowsV2Rules
   messages: MessagesRules
   subscribers: SubscribersRules
   subscribersV1: SubscribersV1Rules

@@ -3,6 +3,10 @@ import { filter2024, filter2026 } from './error-filters.js'
 import { identifiers2024, identifiers2026 } from './slugs.js'
 import { topics2024, topics2026 } from '../resources/topics/topics.generations.js'
 import { workflows2024, workflows2026 } from '../resources/workflows/workflows.generations.js'
+import {
+  workflowsV2_2024,
+  workflowsV2_2026,
+} from '../resources/workflows-v2/workflows-v2.generations.js'
 import { messages2024, messages2026 } from '../resources/messages/messages.generations.js'
 import {
   subscribers2024,
@@ -47,6 +51,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     identifiers: identifiers2026,
     topics: topics2026,
     workflows: workflows2026,
+    workflowsV2: workflowsV2_2026,
     messages: messages2026,
     subscribers: subscribers2026,
     subscribersV1: subscribersV1_2026,
@@ -69,6 +74,7 @@ const GENERATIONS: Record<GenerationName, Generation> = {
     identifiers: identifiers2024,
     topics: topics2024,
     workflows: workflows2024,
+    workflowsV2: workflowsV2_2024,
     messages: messages2024,
     subscribers: subscribers2024,
     subscribersV1: subscribersV1_2024,

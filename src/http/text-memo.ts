@@ -13,7 +13,7 @@ export interface TextMemo {
   readonly validated: Map<string, unknown>
   /** What a create of it keeps, by kind of path (memory/write-budget.ts). */
   readonly estimates: Map<string, number>
-  /** Route prefixes it was created under, by store (workflows/repeated-bodies.ts). */
+  /** Route prefixes it was created under, by store (workflow-model/compact/repeated-bodies.ts). */
   readonly createdIn: WeakMap<object, Set<string>>
   /** Worked out from one of its frozen validated bodies, by that body (workflows/workflow-builder.ts). */
   readonly derived: WeakMap<object, unknown>

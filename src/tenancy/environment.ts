@@ -8,13 +8,13 @@ import {
   createNotificationGroupStore,
   type NotificationGroupStore,
 } from '../resources/notification-groups/notification-groups.store.js'
-import { createWorkflowStore, type WorkflowStore } from '../resources/workflows/workflows.store.js'
+import { createWorkflowStore, type WorkflowStore } from '../workflow-model/workflows.store.js'
 import { createMessageStore, type MessageStore } from '../resources/messages/messages.store.js'
 import {
   createSubscriberStore,
   type SubscriberStore,
 } from '../resources/subscribers/subscribers.store.js'
-import type { WorkflowContext } from '../resources/workflows/workflows.types.js'
+import type { WorkflowContext } from '../workflow-model/workflows.types.js'
 import {
   createNotificationStore,
   type NotificationStore,
@@ -28,7 +28,7 @@ import {
   type PreferenceStore,
 } from '../resources/preferences/preferences.store.js'
 import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
-import { runDue } from '../resources/events/jobs.js'
+import { runDue } from '../delivery/jobs.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
 import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'

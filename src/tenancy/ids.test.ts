@@ -1,10 +1,10 @@
 import { expect, test } from 'vitest'
 import { createIdFactory } from './ids.js'
 import { createRng } from './prng.js'
-import { createWorkflowStore } from '../resources/workflows/workflows.store.js'
+import { createWorkflowStore } from '../workflow-model/workflows.store.js'
 import { createNotificationGroupStore } from '../resources/notification-groups/notification-groups.store.js'
 import { InternalError } from '../errors.js'
-import type { Workflow } from '../resources/workflows/workflows.types.js'
+import type { Workflow } from '../workflow-model/workflows.types.js'
 
 const EPOCH = Date.parse('2024-10-01T09:00:00.000Z')
 const time = (id: string) => Number.parseInt(id.slice(0, 8), 16)

@@ -10,9 +10,9 @@ import {
   type BulkBody,
   type TriggerBody,
 } from './events.schemas.js'
-import { cancelTransaction } from './jobs.js'
+import { cancelTransaction } from '../../delivery/jobs.js'
 import { parseEvent } from './parse-event.js'
-import { withRenderWork } from './render-work.js'
+import { withRenderWork } from '../../delivery/render-work.js'
 import { isObj } from '../../objects.js'
 
 const tags = ['Events']

@@ -1,14 +1,14 @@
 import { badRequest, httpError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import type { TriggerResult } from './events.generations.js'
 import {
   checkReservedVariables,
   mergePayload,
   payloadDefaults,
   verifyPayload,
-} from './payload-checks.js'
-import { runTrigger } from './worker.js'
+} from '../../delivery/payload-checks.js'
+import { runTrigger } from '../../delivery/worker.js'
 import { tenantIdentifier, updateTenant } from '../tenants/tenant-context.js'
 import { isObj } from '../../objects.js'
 

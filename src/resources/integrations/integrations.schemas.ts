@@ -10,7 +10,7 @@ import {
   isString,
   nestedObjects,
 } from '../../http/rules.js'
-import { DELIVERY_CHANNELS } from '../events/integrations.js'
+import { DELIVERY_CHANNELS } from '../../delivery/integrations.js'
 
 const optional = { optional: true } as const
 

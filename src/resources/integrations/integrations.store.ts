@@ -2,7 +2,7 @@ import { DEFAULT_EPOCH } from '../../tenancy/clock.js'
 import { createIdFactory } from '../../tenancy/ids.js'
 import { createRng } from '../../tenancy/prng.js'
 import { duplicateId } from '../../tenancy/unique-ids.js'
-import { DEFAULT_INTEGRATIONS, type Integration } from '../events/integrations.js'
+import { DEFAULT_INTEGRATIONS, type Integration } from '../../delivery/integrations.js'
 
 /** An integration as upstream stores it (the fields a scenario record may leave out filled in). */
 export interface IntegrationDocument extends Integration {

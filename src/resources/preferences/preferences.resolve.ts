@@ -1,7 +1,7 @@
 import { isObj } from '../../objects.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import { flagOff } from './preferences.generations.js'
 import type { ChannelFlags } from './preferences.store.js'
 

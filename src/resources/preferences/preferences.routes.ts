@@ -5,7 +5,7 @@ import { json } from '../../http/respond.js'
 import { isObjectId } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import { buildSlug } from '../workflows-v2/slug-id.js'
 import {
   activeChannels,

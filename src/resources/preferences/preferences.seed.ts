@@ -1,7 +1,7 @@
 import { ScenarioError, type ScenarioProblem } from '../../scenarios/loader.js'
 import type { PreferenceRecord, TenantRecord } from '../../scenarios/schema.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import type { Tenant } from '../tenants/tenants.store.js'
 import type { Preference } from './preferences.store.js'
 

@@ -1,7 +1,7 @@
 import { CommandValidationError, httpError, type ApiError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import { parseSlugId } from '../workflows-v2/slug-id.js'
 import { PREFERENCE_BYTES, type ChannelFlags, type Preference } from './preferences.store.js'
 

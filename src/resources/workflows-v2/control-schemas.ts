@@ -4,7 +4,7 @@
  * become through zod-to-json-schema, key for key: they are both shown in every response and
  * checked against each step's control values to find its issues.
  */
-import type { JsonSchema } from './json-schema-check.js'
+import type { JsonSchema } from '../../validation/json-schema-check.js'
 import { BoundedCache } from '../../cache.js'
 import { deepFreeze } from '../../objects.js'
 

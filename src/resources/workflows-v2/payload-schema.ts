@@ -2,8 +2,8 @@
  * A workflow's payload schema: whether upstream's `@IsValidJsonSchema()` accepts it (an Ajv 8
  * draft-07 instance compiles it), and the example payload responses carry.
  */
-import { schemaErrors } from './json-schema-check.js'
-import { nestingDepth } from '../workflows/document-cast.js'
+import { schemaErrors } from '../../validation/json-schema-check.js'
+import { nestingDepth } from '../../workflow-model/document-cast.js'
 import { isObj, setOwn, type Obj } from '../../objects.js'
 
 const SCHEMA_DEPTH_LIMIT = 1000

@@ -5,7 +5,11 @@
  * checked against the step's variables. Tier limits, skip rules, provider overrides and
  * integrations are not checked (see the README).
  */
-import { schemaErrors, type JsonSchema, type SchemaError } from './json-schema-check.js'
+import {
+  schemaErrors,
+  type JsonSchema,
+  type SchemaError,
+} from '../../validation/json-schema-check.js'
 import { faithfulKey, isPropertyAllowed } from './variables.js'
 import { isObj, setOwn, type Obj } from '../../objects.js'
 import { BoundedCache, identityOf, textBytes } from '../../cache.js'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { controlSchemasFor } from './control-schemas.js'
-import { schemaErrors } from './json-schema-check.js'
+import { schemaErrors } from '../../validation/json-schema-check.js'
 import { isValidJsonSchema } from './payload-schema.js'
 import { buildStepIssues, dashboardSanitize } from './step-issues.js'
 import { decodeBase62, encodeBase62, parseSlugId } from './slug-id.js'

@@ -22,7 +22,7 @@ import {
   Min,
   type ClassRules,
   type Constraint,
-} from './class-validation.js'
+} from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
 import { isValidJsonSchema } from './payload-schema.js'
 

@@ -3,7 +3,7 @@
  * twin), for dashboard and v1 workflows alike: both live in one store.
  */
 import type { Environment } from '../../tenancy/environment.js'
-import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
+import type { Workflow, WorkflowStep } from '../../workflow-model/workflows.types.js'
 import { isObj, type Obj } from '../../objects.js'
 import { sharedControlTexts } from './control-schemas.js'
 import { holdingTexts, JsonText, stringifyWithTexts } from './json-text.js'

@@ -2,7 +2,7 @@ import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
-import type { Workflow } from '../workflows/workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 import type { Obj } from '../../objects.js'
 import {
   renderWorkflowListItemV2,
@@ -33,7 +33,7 @@ import {
 import type { Context } from 'hono'
 import type { AppEnv } from '../../app-env.js'
 import { noteOnRequest } from '../../journal/notes.js'
-import { emptiedEmailBodyNote, takenWorkflowIdNote } from '../workflows/workflow-notes.js'
+import { emptiedEmailBodyNote, takenWorkflowIdNote } from '../../workflow-model/workflow-notes.js'
 
 const tags = ['Workflows (v2)']
 
@@ -42,7 +42,7 @@ const noteEmptiedBodies = (c: Context<AppEnv>, body: Obj) => {
   for (const index of emptiedEmailBodies(body.steps)) noteOnRequest(c, emptiedEmailBodyNote(index))
 }
 /** The 2024-10 server kept these routes for the dashboard: its guard refuses API keys first. */
-const refusal = { apiKeyRefusal: (g: Generation) => g.workflows.v2.apiKeyRefusal?.() }
+const refusal = { apiKeyRefusal: (g: Generation) => g.workflowsV2.apiKeyRefusal?.() }
 /** `{data: renderWorkflowV2(workflow)}` as JSON, for an answer sent once (create, replace). */
 const written = (env: Environment, workflow: Workflow) =>
   `{"data":${renderWorkflowV2Text(env, workflow)}}`
@@ -206,7 +206,7 @@ export const workflowV2Routes: AnyRoute[] = [
     summary: 'Change some fields of a workflow (`active` among them); status recomputed',
     tags,
     auth: 'apiKey',
-    existsIn: (g) => g.workflows.v2.patch,
+    existsIn: (g) => g.workflowsV2.patch,
     params: WorkflowV2ParamsSchema,
     body: PatchWorkflowV2BodySchema,
     responses: {

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { InternalError } from '../../errors.js'
 import { withBodyFields } from '../../http/route.js'
-import { pipeMessages, validateObject, type ClassRules } from './class-validation.js'
+import { pipeMessages, validateObject, type ClassRules } from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
 import {
   CREATE_WORKFLOW_DTO,

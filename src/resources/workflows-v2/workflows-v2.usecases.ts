@@ -7,11 +7,19 @@
  */
 import { CommandValidationError, InternalError, objectError, httpError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
-import { buildTemplate } from '../workflows/message-template.js'
-import { MAX_DOCUMENT_DEPTH, nestingDepth, ownedDocument } from '../workflows/document-cast.js'
-import { limitErrors } from '../workflows/workflows.generations.js'
-import type { Workflow, WorkflowStep } from '../workflows/workflows.types.js'
-import { commandViolations, validateObject, type ClassRules } from './class-validation.js'
+import { buildTemplate } from '../../workflow-model/message-template.js'
+import {
+  MAX_DOCUMENT_DEPTH,
+  nestingDepth,
+  ownedDocument,
+} from '../../workflow-model/document-cast.js'
+import { limitErrors } from '../../workflow-model/limit-errors.js'
+import type { Workflow, WorkflowStep } from '../../workflow-model/workflows.types.js'
+import {
+  commandViolations,
+  validateObject,
+  type ClassRules,
+} from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
 import { sharedControlSchemas, sharedControlTexts, type ControlSchemas } from './control-schemas.js'
 import {

@@ -1,8 +1,8 @@
 import { InternalError } from '../../errors.js'
 import type { Environment } from '../../tenancy/environment.js'
-import { MAX_DOCUMENT_DEPTH, nestingDepth } from './document-cast.js'
+import { MAX_DOCUMENT_DEPTH, nestingDepth } from '../../workflow-model/document-cast.js'
 import { buildWorkflow, type WorkflowInput } from './workflow-builder.js'
-import { sentBefore } from './repeated-bodies.js'
+import { sentBefore } from '../../workflow-model/compact/repeated-bodies.js'
 import { textMemo } from '../../http/text-memo.js'
 
 /**

@@ -1,5 +1,5 @@
 import { badRequest, CommandValidationError, httpError, InternalError } from '../../errors.js'
-import { extractTriggerVariables } from './template-variables.js'
+import { extractTriggerVariables } from './handlebars-variables.js'
 import {
   castBoolean,
   castFilters,
@@ -7,11 +7,16 @@ import {
   castString,
   defined,
   ownedDocument,
-} from './document-cast.js'
-import { buildTemplate, checkTemplate } from './message-template.js'
-import { checkEditorContent } from './sanitize.js'
-import { limitErrors } from './workflows.generations.js'
-import type { MessageTemplate, Workflow, WorkflowContext, WorkflowStep } from './workflows.types.js'
+} from '../../workflow-model/document-cast.js'
+import { buildTemplate, checkTemplate } from '../../workflow-model/message-template.js'
+import { checkEditorContent } from '../../workflow-model/sanitize.js'
+import { limitErrors } from '../../workflow-model/limit-errors.js'
+import type {
+  MessageTemplate,
+  Workflow,
+  WorkflowContext,
+  WorkflowStep,
+} from '../../workflow-model/workflows.types.js'
 import type { TextMemo } from '../../http/text-memo.js'
 import { isObj, type Obj } from '../../objects.js'
 

@@ -14,7 +14,7 @@ import {
 } from './workflow-edits.generations.js'
 import { answerOf } from './workflows.routes.js'
 import { WorkflowIdParamsSchema } from './workflows.schemas.js'
-import type { Workflow } from './workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 
 /**
  * PUT and DELETE /v1/workflows/:id (and the older /v1/notification-templates alias the legacy

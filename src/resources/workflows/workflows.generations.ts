@@ -1,18 +1,7 @@
-import {
-  badRequest,
-  notFound,
-  objectError,
-  type ApiError,
-  type FieldViolation,
-} from '../../errors.js'
+import { notFound, objectError, type ApiError, type FieldViolation } from '../../errors.js'
 import { isObj } from '../../objects.js'
 import type { WorkflowInput } from './workflow-builder.js'
-import type { Workflow } from './workflows.types.js'
-import {
-  workflowsV2_2024,
-  workflowsV2_2026,
-  type WorkflowsV2Rules,
-} from '../workflows-v2/workflows-v2.generations.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 
 /** The order in which the create use case meets its checks; see create-workflow.ts. */
 export type CreateOrder = 'first-step-then-variables' | 'templates-then-variables'
@@ -41,8 +30,6 @@ export interface WorkflowsRules {
   notFoundById(id: string): ApiError
   /** Whether GET /v1/workflows leaves a workflow out (the new dashboard's, since late 2024). */
   hiddenFromV1List(workflow: Workflow): boolean
-  /** The /v2/workflows routes. */
-  v2: WorkflowsV2Rules
 }
 
 const mongoId = /^[0-9a-fA-F]{24}$/
@@ -64,7 +51,6 @@ export const workflows2024: WorkflowsRules = {
   statusFor: () => undefined,
   notFoundById: (id) => notFound(`Template with id ${id} not found`),
   hiddenFromV1List: () => false,
-  v2: workflowsV2_2024,
 }
 
 const MAX_NAME = 128
@@ -147,25 +133,4 @@ export const workflows2026: WorkflowsRules = {
   statusFor: (active) => (active ? 'ACTIVE' : 'INACTIVE'),
   notFoundById: (id) => objectError(404, { message: 'Workflow cannot be found', workflowId: id }),
   hiddenFromV1List: (workflow) => workflow.origin === 'novu-cloud' && workflow.type === 'BRIDGE',
-  v2: workflowsV2_2026,
-}
-
-/** Upstream's 400s when an environment or a workflow is over its resource limit. */
-export const limitErrors = {
-  steps: (max: number, got: number) =>
-    objectError(400, {
-      message: `Workflow steps limit exceeded. Maximum allowed steps is ${max}, but got ${got} steps.`,
-      providedStepsCount: got,
-      maxSteps: max,
-    }),
-  workflows: (count: number, limit: number) =>
-    objectError(400, {
-      message: 'Workflow limit exceeded. Please contact us to support more workflows.',
-      currentCount: count,
-      limit,
-    }),
-  identifier: (name: string) =>
-    badRequest(
-      `Unable to generate a unique identifier. Please provide a different workflow name.${name}`
-    ),
 }

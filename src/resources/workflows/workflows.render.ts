@@ -1,6 +1,6 @@
 import type { NotificationGroup } from '../notification-groups/notification-groups.store.js'
-import type { Workflow, WorkflowStep } from './workflows.types.js'
-import { DEFAULT_ACTIVE_CHANNELS } from '../events/integrations.js'
+import type { Workflow, WorkflowStep } from '../../workflow-model/workflows.types.js'
+import { DEFAULT_ACTIVE_CHANNELS } from '../../delivery/integrations.js'
 
 /**
  * A workflow read as one document (create, status, get): Mongoose adds the `id` virtual to the

@@ -5,7 +5,7 @@ import { json, jsonText } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { createWorkflow } from './create-workflow.js'
 import { noteOnRequest } from '../../journal/notes.js'
-import { takenNameNote } from './workflow-notes.js'
+import { takenNameNote } from '../../workflow-model/workflow-notes.js'
 import { renderListItem, renderWorkflow } from './workflows.render.js'
 import {
   CreateWorkflowBodySchema,
@@ -15,7 +15,7 @@ import {
   WorkflowIdParamsSchema,
   WorkflowListSchema,
 } from './workflows.schemas.js'
-import type { Workflow } from './workflows.types.js'
+import type { Workflow } from '../../workflow-model/workflows.types.js'
 
 // Upstream escapes the query into a case-insensitive regex: a plain case-insensitive substring test.
 function listWorkflows(env: Environment, query: string | undefined) {

@@ -12,7 +12,7 @@ import {
   nestedObjects,
   type Check,
 } from '../../http/rules.js'
-import { STEP_TYPES } from './workflows.types.js'
+import { STEP_TYPES } from '../../workflow-model/workflows.types.js'
 
 const groupDefined: Check = (v) =>
   v === undefined || v === null ? 'Notification group must be provided ' : undefined
