@@ -113,9 +113,20 @@ export const notFound = (message?: string) =>
 export const unauthorized = (message?: string) =>
   message === undefined ? bareHttpError(401) : httpError(401, message)
 
+/**
+ * A refusal decided in the mock's own domain (a scenario that does not load, a rule the rule set
+ * refuses, the environment limit): raised where the domain decides, answered by the single error
+ * renderer like any other error, so no route maps it to HTTP by hand.
+ */
+export abstract class MockRefusal extends Error {
+  /** The answer, as the real service shapes a Nest HttpException. */
+  abstract answer(): ApiError
+}
+
 /** An error the mock raises on purpose, as opposed to a bug. */
 export const isKnownError = (error: unknown) =>
   error instanceof ApiError ||
+  error instanceof MockRefusal ||
   error instanceof RequestValidationError ||
   error instanceof CommandValidationError
 
@@ -128,6 +139,7 @@ export function errorMessages(error: unknown): string[] {
     return ([] as unknown[]).concat(message).map(String)
   }
   if (error instanceof InternalError) return [error.reason]
+  if (error instanceof MockRefusal) return errorMessages(error.answer())
   return [String(error)]
 }
 

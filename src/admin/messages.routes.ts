@@ -6,7 +6,7 @@ import { redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
 import type { Environment } from '../tenancy/environment.js'
 import type { Message } from '../resources/messages/messages.store.js'
-import { CHANNELS_2026 } from '../resources/messages/messages.generations.js'
+import { CHANNELS_WITH_TOOL } from '../channels.js'
 import { renderMessage } from '../resources/messages/messages.routes.js'
 import { parseDuration } from './clock.routes.js'
 import { renderedOutput } from './rendered-message.js'
@@ -32,7 +32,7 @@ export const MessageFilterSchema = z.object({
   subscriberId: z.string().max(256).optional(),
   workflow: z.string().max(256).optional().meta({ description: 'the trigger identifier' }),
   transactionId: z.string().max(256).optional(),
-  channel: z.enum(CHANNELS_2026).optional(),
+  channel: z.enum(CHANNELS_WITH_TOOL).optional(),
   since: z.iso
     .datetime({ offset: true })
     .optional()

@@ -1,16 +1,9 @@
 import { z } from 'zod'
-import { ApiError, badRequest, httpError } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import { activateScenario, resetState } from '../scenarios/activate.js'
-import {
-  BUILTIN_SCENARIOS_DIR,
-  readScenarioFile,
-  ScenarioError,
-  validateScenario,
-} from '../scenarios/loader.js'
+import { BUILTIN_SCENARIOS_DIR, readScenarioFile, validateScenario } from '../scenarios/loader.js'
 import type { MockState } from '../state.js'
-import { RuleSetError } from '../chaos/rules.js'
 import {
   LoadScenarioBodySchema,
   OptionalApiKeyQuerySchema,
@@ -18,15 +11,6 @@ import {
 } from './admin.schemas.js'
 
 const tags = ['admin']
-
-/** A scenario that fails to load answers 400 with one `path: message` line per problem. */
-export function scenarioFailure(error: unknown): never {
-  if (error instanceof RuleSetError) throw badRequest(error.problems)
-  if (!(error instanceof ScenarioError)) throw error
-  if (error.message.startsWith('Unknown scenario')) throw httpError(404, error.message)
-  const lines = error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message))
-  throw badRequest(lines.length ? lines : [error.message])
-}
 
 export function scenarioRoutes(state: MockState): AnyRoute[] {
   return [
@@ -80,16 +64,9 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
         404: { description: 'No scenario of that name' },
       },
       handler(c, { body }) {
-        try {
-          const scenario =
-            body.name !== undefined
-              ? state.registry.load(body.name)
-              : validateScenario(body.scenario)
-          activateScenario(state, scenario)
-        } catch (error) {
-          if (error instanceof ApiError) throw error
-          scenarioFailure(error)
-        }
+        const scenario =
+          body.name !== undefined ? state.registry.load(body.name) : validateScenario(body.scenario)
+        activateScenario(state, scenario)
         return json(c, 200, { data: state.scenario })
       },
     }),

@@ -1,15 +1,14 @@
 import { z } from 'zod'
-import { httpError, notFound } from '../errors.js'
+import { notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { environmentBytes } from '../memory/estimate.js'
-import { scenarioFailure } from './scenario.routes.js'
 import { DataSchema, type ScenarioData } from '../scenarios/schema.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { issueProblems } from '../zod-issues.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
-import { EnvironmentLimitError, environmentSpec } from '../tenancy/environments.js'
+import { environmentSpec } from '../tenancy/environments.js'
 import { streamEnvironment } from './state-export.js'
 import { ApiKeyQuerySchema } from './admin.schemas.js'
 
@@ -18,18 +17,14 @@ const tags = ['admin']
 export function importEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success)
-    scenarioFailure(new ScenarioError('the state is not valid', issueProblems(parsed.error.issues)))
+    throw new ScenarioError('the state is not valid', issueProblems(parsed.error.issues))
   const source = state.environments.source
   const { identity, rng, newId } = createIdentity(environmentSpec(source, apiKey))
-  try {
-    const data = buildEnvironmentData(
-      { ...identity, rng, newId, seed: source.seed },
-      withRawRecords(parsed.data, raw)
-    )
-    return assembleEnvironment(identity, rng, newId, source.clock, data)
-  } catch (error) {
-    return scenarioFailure(error)
-  }
+  const data = buildEnvironmentData(
+    { ...identity, rng, newId, seed: source.seed },
+    withRawRecords(parsed.data, raw)
+  )
+  return assembleEnvironment(identity, rng, newId, source.clock, data)
 }
 
 /**
@@ -58,19 +53,9 @@ function withRawRecords(data: ScenarioData, raw: unknown): ScenarioData {
 const strictRefusal = () =>
   notFound(`No environment for this API key: the scenario is strict and does not declare it`)
 
-function limitRefusal(error: unknown): never {
-  if (!(error instanceof EnvironmentLimitError)) throw error
-  throw httpError(403, error.refusal)
-}
-
 /** The key's environment for a control-plane route: 403 past the limit, 404 when the scenario is strict. */
 export function environmentFor(state: MockState, apiKey: string): Environment {
-  let env: Environment | undefined
-  try {
-    env = state.environments.resolve(apiKey)
-  } catch (error) {
-    limitRefusal(error)
-  }
+  const env = state.environments.resolve(apiKey)
   if (!env) throw strictRefusal()
   return env
 }
@@ -83,11 +68,7 @@ export function environmentFor(state: MockState, apiKey: string): Environment {
 export function replaceEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
   if (!state.environments.allows(apiKey)) throw strictRefusal()
   const bytes = environmentBytes(raw)
-  try {
-    state.environments.admitReplacement(apiKey, bytes, 'this state')
-  } catch (error) {
-    limitRefusal(error)
-  }
+  state.environments.admitReplacement(apiKey, bytes, 'this state')
   const env = importEnvironment(state, apiKey, raw)
   state.environments.replace(apiKey, env, bytes)
   return env

@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import { badRequest, httpError, notFound } from '../errors.js'
+import { badRequest, notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
-import { RuleSetError } from './rules.js'
 import { admitRule } from './rule-budget.js'
 import { LatencySchema, RuleSchema, RuleViewSchema, type Rule } from './rules.schemas.js'
 
@@ -30,15 +29,9 @@ function scopedRule(rule: Rule, apiKey: string | undefined): Rule {
 
 function addRule(state: MockState, rule: Rule) {
   const room = admitRule(state, rule)
-  try {
-    const added = state.rules.add(rule)
-    room.keep(added.id)
-    return added
-  } catch (error) {
-    if (!(error instanceof RuleSetError)) throw error
-    if (error.code === 'duplicate') throw httpError(409, error.message)
-    throw badRequest(error.code === 'limit' ? error.message : error.problems)
-  }
+  const added = state.rules.add(rule)
+  room.keep(added.id)
+  return added
 }
 
 /** The control plane's chaos routes: /__admin/rules and /__admin/latency. */

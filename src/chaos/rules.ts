@@ -1,3 +1,4 @@
+import { badRequest, httpError, MockRefusal } from '../errors.js'
 import { pathMatcher } from '../http/path-pattern.js'
 import type { Rng } from '../tenancy/prng.js'
 import { sampleDelay } from './delays.js'
@@ -22,14 +23,19 @@ export interface Decision {
 
 export type RuleSource = 'scenario' | 'admin'
 
-/** Domain errors; the admin routes map them to 400, 404 and 409. */
-export class RuleSetError extends Error {
+/** A rule the rule set refuses: 409 for a duplicate id, 400 otherwise. */
+export class RuleSetError extends MockRefusal {
   constructor(
     readonly code: 'invalid' | 'limit' | 'duplicate',
     readonly problems: string[]
   ) {
     super(problems.join('; '))
     this.name = 'RuleSetError'
+  }
+
+  answer() {
+    if (this.code === 'duplicate') return httpError(409, this.message)
+    return badRequest(this.code === 'limit' ? this.message : this.problems)
   }
 }
 

@@ -1,14 +1,12 @@
+import type { Channel } from '../channels.js'
 /**
  * The environment's delivery integrations, as far as the trigger flow needs them: which channel
  * has an active provider, and which provider it is. A new Novu environment gets Novu's own
  * in-app, email and SMS providers; a scenario may declare others (`data.integrations`).
  */
 
-export const DELIVERY_CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const
-export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number]
-
 export interface Integration {
-  channel: DeliveryChannel
+  channel: Channel
   providerId: string
   active: boolean
   name?: string

@@ -1,3 +1,4 @@
+import { isChannel } from '../channels.js'
 import type { Environment } from '../tenancy/environment.js'
 import type { Job, Notification } from '../resources/notifications/notifications.store.js'
 import { bridgeWorkflowOf, executeBridge } from './bridge.js'
@@ -15,8 +16,6 @@ import { isKnownError } from '../errors.js'
  */
 
 type Obj = Record<string, unknown>
-
-const CHANNELS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
 
 /** Upstream's toMilliseconds: seconds unless the unit is minutes, hours or days. */
 export function toMilliseconds(amount: unknown, unit: unknown): number {
@@ -332,7 +331,7 @@ function runJobs(
       addDetail(ctx, 'Step digested', 'Pending')
       return
     }
-    if (CHANNELS.has(job.type)) {
+    if (isChannel(job.type)) {
       const subscriber = env.subscribers.byId(job._subscriberId)
       const workflow = subscriber && env.workflows.get(job._templateId)
       if (subscriber && workflow && !stepPreferred(env, subscriber, workflow, job.type)) {

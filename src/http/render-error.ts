@@ -9,6 +9,7 @@ import {
   CommandValidationError,
   httpError,
   InternalError,
+  MockRefusal,
   reasonPhrase,
   RequestValidationError,
 } from '../errors.js'
@@ -37,7 +38,12 @@ export function renderError(c: Context<AppEnv>, state: MockState, error: unknown
   const path = originalUrl(c)
   const timestamp = state.now().toISOString()
   const generation = generationOf(c, state)
-  const known = error instanceof HTTPException && error.status < 500 ? fromHono(error) : error
+  const known =
+    error instanceof MockRefusal
+      ? error.answer()
+      : error instanceof HTTPException && error.status < 500
+        ? fromHono(error)
+        : error
   if (
     known instanceof ApiError ||
     known instanceof RequestValidationError ||

@@ -1,3 +1,4 @@
+import { badRequest, httpError, MockRefusal } from '../errors.js'
 import { createRequire } from 'node:module'
 import {
   closeSync,
@@ -29,13 +30,20 @@ export interface ScenarioProblem {
   message: string
 }
 
-export class ScenarioError extends Error {
+/** A scenario that does not load: 404 when no scenario has the name, else 400 with each problem. */
+export class ScenarioError extends MockRefusal {
   constructor(
     message: string,
     readonly problems: ScenarioProblem[] = []
   ) {
     super(message)
     this.name = 'ScenarioError'
+  }
+
+  answer() {
+    if (this.message.startsWith('Unknown scenario')) return httpError(404, this.message)
+    const lines = this.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message))
+    return badRequest(lines.length ? lines : [this.message])
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CHANNELS } from '../resources/messages/messages.store.js'
+import { CHANNELS, CHANNELS_WITH_TOOL } from '../channels.js'
 import { RuleSchema } from '../chaos/rules.schemas.js'
 import { GENERATION_NAMES } from '../generations/generation.js'
 import { ServerFlagsSchema } from '../tenancy/server-flags.js'
@@ -122,7 +122,7 @@ export const PreferenceRecordSchema = z.looseObject({
   workflowId: z.string().min(1).optional(),
   /** 2024-10's workflow-level switch (later servers ignore it). */
   enabled: z.boolean().optional(),
-  channels: z.partialRecord(z.enum([...CHANNELS, 'tool']), z.boolean()).default({}),
+  channels: z.partialRecord(z.enum(CHANNELS_WITH_TOOL), z.boolean()).default({}),
   createdAt: IsoDate.optional(),
   updatedAt: IsoDate.optional(),
 })

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
-import { ApiError, unauthorized } from '../errors.js'
+import { unauthorized } from '../errors.js'
 import { fakerLoaded, loadFaker } from '../fixtures/faker.js'
-import { EnvironmentLimitError, type Environments } from './environments.js'
+import { type Environments } from './environments.js'
 import type { Environment } from './environment.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { WeakCache } from '../cache.js'
@@ -33,17 +33,7 @@ export function createAuthenticator(
   revoked: () => ReadonlySet<string> = () => NO_KEYS
 ) {
   function resolve(c: Context<AppEnv>, apiKey: string): Environment {
-    let env: Environment | undefined
-    try {
-      env = environments.resolve(apiKey)
-    } catch (error) {
-      if (!(error instanceof EnvironmentLimitError)) throw error
-      // 403, not 503: the SDKs would retry a 503 for up to an hour.
-      throw new ApiError(403, {
-        message: error.refusal,
-        error: 'Forbidden',
-      })
-    }
+    const env = environments.resolve(apiKey)
     if (!env) throw unauthorized('API Key not found')
     c.set('env', env)
     return env

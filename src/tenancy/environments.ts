@@ -1,3 +1,4 @@
+import { httpError, MockRefusal } from '../errors.js'
 import type { Clock } from './clock.js'
 import {
   createEnvironment,
@@ -36,13 +37,17 @@ export interface EnvironmentSource {
   maxWorkflows: number
 }
 
-export class EnvironmentLimitError extends Error {
-  /** What the 403 that refuses a new key says, on a Novu route or the control plane's. */
-  readonly refusal: string
-
+/** A new key past the limit: 403 on a Novu route and on the control plane alike, not 503 (the SDKs would retry a 503 for up to an hour). */
+export class EnvironmentLimitError extends MockRefusal {
   constructor(readonly limit: number) {
-    super(`environment limit of ${limit} reached`)
-    this.refusal = `novu-mock holds at most ${limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
+    super(
+      `novu-mock holds at most ${limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`
+    )
+    this.name = 'EnvironmentLimitError'
+  }
+
+  answer() {
+    return httpError(403, this.message)
   }
 }
 

@@ -10,7 +10,7 @@ import {
   isString,
   nestedObjects,
 } from '../../http/rules.js'
-import { DELIVERY_CHANNELS } from '../../delivery/integrations.js'
+import { CHANNELS, type Channel } from '../../channels.js'
 
 const optional = { optional: true } as const
 
@@ -20,11 +20,10 @@ export const CreateIntegrationBodySchema = z.object({
   identifier: field<string>('identifier', [isString], { type: 'string' }, optional),
   _environmentId: field<string>('_environmentId', [isMongoId], { type: 'string' }, optional),
   providerId: field<string>('providerId', [isDefined, isString], { type: 'string' }),
-  channel: field<(typeof DELIVERY_CHANNELS)[number]>(
-    'channel',
-    [isDefined, isEnum(DELIVERY_CHANNELS)],
-    { type: 'string', enum: [...DELIVERY_CHANNELS] }
-  ),
+  channel: field<Channel>('channel', [isDefined, isEnum(CHANNELS)], {
+    type: 'string',
+    enum: [...CHANNELS],
+  }),
   credentials: field<Record<string, unknown>>(
     'credentials',
     [nestedObjects],

@@ -1,11 +1,9 @@
+import { CHANNELS, CHANNELS_WITH_TOOL } from '../../channels.js'
 import { z } from 'zod'
 import { httpError, notFound, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isEnum } from '../../http/rules.js'
 import type { Message, MessageSubscriber } from './messages.store.js'
-
-export const CHANNELS_2024 = ['in_app', 'email', 'sms', 'chat', 'push'] as const
-export const CHANNELS_2026 = [...CHANNELS_2024, 'tool'] as const
 
 /** How the message routes differ between generations. */
 export interface MessagesRules {
@@ -29,8 +27,8 @@ const channelQuery = (channels: readonly string[]) =>
   })
 
 export const messages2024: MessagesRules = {
-  channels: CHANNELS_2024,
-  deleteByTransactionQuery: channelQuery(CHANNELS_2024),
+  channels: CHANNELS,
+  deleteByTransactionQuery: channelQuery(CHANNELS),
   subscriber: ({ _id, firstName, lastName, avatar, subscriberId }) => ({
     _id,
     firstName,
@@ -44,8 +42,8 @@ export const messages2024: MessagesRules = {
 }
 
 export const messages2026: MessagesRules = {
-  channels: CHANNELS_2026,
-  deleteByTransactionQuery: channelQuery(CHANNELS_2026),
+  channels: CHANNELS_WITH_TOOL,
+  deleteByTransactionQuery: channelQuery(CHANNELS_WITH_TOOL),
   // The population widened so that @novu/api's SubscriberResponseDto parses.
   subscriber: (s) => ({
     _id: s._id,

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { field } from '../../http/validate.js'
 import { isMongoId } from '../../http/rules.js'
-import { CHANNELS } from './messages.store.js'
+import { CHANNELS } from '../../channels.js'
 
 const isNumber = (v: unknown, p: string) =>
   typeof v === 'number' && Number.isFinite(v)

@@ -1,7 +1,5 @@
+import { type Channel } from '../../channels.js'
 import { duplicateId } from '../../tenancy/unique-ids.js'
-
-export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'] as const
-export type Channel = (typeof CHANNELS)[number]
 
 /** A delivered message as upstream stores it (only the fields a client can observe). */
 export interface Message {

@@ -1,3 +1,4 @@
+import { CHANNELS, CHANNELS_WITH_TOOL } from '../../channels.js'
 import { z } from 'zod'
 import {
   badRequest,
@@ -102,9 +103,6 @@ function commandViolations(command: FeedCommand, channels: readonly string[]): F
   return out
 }
 
-const CHANNELS_2024 = ['in_app', 'email', 'sms', 'chat', 'push'] as const
-const CHANNELS_2026 = [...CHANNELS_2024, 'tool'] as const
-
 const listDoc = (description: string) => ({
   anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
   description,
@@ -136,7 +134,7 @@ export const notifications2024: NotificationsRules = {
       ...(query.search !== undefined ? { search: query.search as string } : {}),
       ...(query.transactionId ? { transactionIds: [query.transactionId as string] } : {}),
     }
-    const violations = commandViolations(command, CHANNELS_2024)
+    const violations = commandViolations(command, CHANNELS)
     if (query.search !== undefined && typeof query.search !== 'string')
       violations.push({
         property: 'search',
@@ -216,7 +214,7 @@ export const notifications2026: NotificationsRules = {
       ...(typeof query.topicKey === 'string' && query.topicKey ? { topicKey: query.topicKey } : {}),
       ...(query.severity ? { severity: asList(query.severity) } : {}),
     }
-    const violations = commandViolations(command, CHANNELS_2026)
+    const violations = commandViolations(command, CHANNELS_WITH_TOOL)
     if (violations.length) throw new CommandValidationError('GetActivityFeedCommand', violations)
     const after = checkDate(query.after, 'after')
     const before = checkDate(query.before, 'before')

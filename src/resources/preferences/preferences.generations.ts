@@ -1,3 +1,4 @@
+import { SETTINGS_ORDER, SETTINGS_ORDER_WITH_TOOL } from '../../channels.js'
 import { httpError, objectError, type ApiError } from '../../errors.js'
 import { workflows2026 } from '../workflows/workflows.generations.js'
 
@@ -36,11 +37,8 @@ export interface PreferencesRules {
   workflowUnknown(id: string): ApiError
 }
 
-const CHANNELS_2024 = ['email', 'sms', 'in_app', 'chat', 'push'] as const
-const CHANNELS_2026 = ['email', 'sms', 'in_app', 'chat', 'push', 'tool'] as const
-
 export const preferences2024: PreferencesRules = {
-  channels: CHANNELS_2024,
+  channels: SETTINGS_ORDER,
   v2: false,
   gatedByFlag: true,
   mergesGlobal: false,
@@ -59,7 +57,7 @@ export const preferences2024: PreferencesRules = {
 }
 
 export const preferences2026: PreferencesRules = {
-  channels: CHANNELS_2026,
+  channels: SETTINGS_ORDER_WITH_TOOL,
   v2: true,
   gatedByFlag: false,
   mergesGlobal: true,

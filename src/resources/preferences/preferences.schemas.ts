@@ -1,3 +1,4 @@
+import { CHANNELS_WITH_TOOL } from '../../channels.js'
 import { z } from 'zod'
 import type { Generation } from '../../generations/generation.js'
 import { field, fieldWith } from '../../http/validate.js'
@@ -26,9 +27,7 @@ const enabledField = field<boolean>('enabled', [isBoolean], { type: 'boolean' },
 
 /** The channel order of the enum message: upstream's `ChannelTypeEnum`. */
 const channelEnum = (g: Generation) =>
-  ['in_app', 'email', 'sms', 'chat', 'push', 'tool'].filter((c) =>
-    g.preferences.channels.includes(c)
-  )
+  CHANNELS_WITH_TOOL.filter((c) => g.preferences.channels.includes(c))
 
 /** PATCH /v1/subscribers/:id/preferences/:workflow: `{channel?, enabled?}`. */
 export const workflowPreferenceBody = (g: Generation) =>

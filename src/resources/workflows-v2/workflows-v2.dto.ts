@@ -1,3 +1,4 @@
+import { PREFERENCES_DTO_ORDER } from '../../channels.js'
 /**
  * The two validation layers of the /v2/workflows routes before the use case runs: the request
  * DTOs (Nest's ValidationPipe: 422 "Validation Error" with every message under
@@ -309,7 +310,7 @@ const PREFERENCES_REQUIRED: ClassRules = [
     property: 'channels',
     checks: [IsObject()],
     nested: () =>
-      ['email', 'sms', 'in_app', 'push', 'chat', 'tool'].map((channel) => ({
+      PREFERENCES_DTO_ORDER.map((channel) => ({
         property: channel,
         checks: [IsObject()],
         nested: () => CHANNEL_PREFERENCE_REQUIRED,

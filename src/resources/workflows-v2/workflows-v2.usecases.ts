@@ -1,3 +1,4 @@
+import { SETTINGS_ORDER_WITH_TOOL, WORKFLOW_PREFERENCES_ORDER } from '../../channels.js'
 /**
  * The /v2/workflows use cases, in the order upstream meets each check: the controller's
  * UpsertWorkflowCommand, the steps (ids, issues), CreateWorkflowCommandV0 or its update twin,
@@ -43,10 +44,6 @@ import {
 } from './variables.js'
 import { BoundedCache } from '../../cache.js'
 
-const CHANNELS = ['in_app', 'sms', 'email', 'push', 'chat', 'tool'] as const
-/** The order Mongoose stores `preferenceSettings` in (its schema's). */
-const SETTINGS_ORDER = ['email', 'sms', 'in_app', 'chat', 'push', 'tool'] as const
-
 export interface WorkflowPreferences {
   all: Obj
   channels: Record<string, Obj>
@@ -56,7 +53,7 @@ export interface WorkflowPreferences {
 export function buildPreferences(input: unknown): WorkflowPreferences {
   const defaults = (): WorkflowPreferences => ({
     all: { enabled: true, readOnly: false },
-    channels: Object.fromEntries(CHANNELS.map((c) => [c, { enabled: true }])),
+    channels: Object.fromEntries(WORKFLOW_PREFERENCES_ORDER.map((c) => [c, { enabled: true }])),
   })
   if (!input) return defaults()
   const given = input as { all?: Obj; channels?: Record<string, unknown> }
@@ -64,7 +61,7 @@ export function buildPreferences(input: unknown): WorkflowPreferences {
   const all = isObj(given.all) ? given.all : undefined
   const fallback = all?.enabled !== undefined ? { enabled: all.enabled } : {}
   const channels: Record<string, Obj> = {}
-  for (const channel of CHANNELS) {
+  for (const channel of WORKFLOW_PREFERENCES_ORDER) {
     const own = given.channels?.[channel]
     channels[channel] = {
       ...base.channels[channel],
@@ -76,7 +73,7 @@ export function buildPreferences(input: unknown): WorkflowPreferences {
 }
 
 const channelSettings = (preferences: WorkflowPreferences) =>
-  Object.fromEntries(SETTINGS_ORDER.map((c) => [c, preferences.channels[c]?.enabled]))
+  Object.fromEntries(SETTINGS_ORDER_WITH_TOOL.map((c) => [c, preferences.channels[c]?.enabled]))
 
 /** The 404 of every lookup, naming the value the pipe passed on. */
 export const workflowNotFound = (workflowId: string) =>

@@ -1,3 +1,4 @@
+import { SETTINGS_ORDER, WORKFLOW_PREFERENCES_ORDER } from '../../channels.js'
 import { notFound, objectError, type ApiError, type FieldViolation } from '../../errors.js'
 import { isObj } from '../../objects.js'
 import type { WorkflowInput } from './workflow-builder.js'
@@ -46,7 +47,7 @@ export const workflows2024: WorkflowsRules = {
   createOrder: 'first-step-then-variables',
   limitsWorkflows: false,
   origin: () => 'novu-cloud',
-  preferenceChannels: ['email', 'sms', 'in_app', 'chat', 'push'],
+  preferenceChannels: SETTINGS_ORDER,
   extraFields: () => ({}),
   statusFor: () => undefined,
   notFoundById: (id) => notFound(`Template with id ${id} not found`),
@@ -89,8 +90,6 @@ export function limitViolations(input: WorkflowInput): FieldViolation[] {
   return out
 }
 
-const CHANNELS_2026 = ['in_app', 'sms', 'email', 'push', 'chat', 'tool'] as const
-
 const preferences = (
   all: { enabled: boolean; readOnly: boolean },
   channels: Record<string, boolean>
@@ -102,7 +101,8 @@ const preferences = (
 /** Each channel's setting, in upstream's order; by assignment, without a [key, value] pair each. */
 function channelSettings(channels: Record<string, boolean>) {
   const out: Record<string, { enabled: boolean }> = {}
-  for (const channel of CHANNELS_2026) out[channel] = { enabled: channels[channel] ?? true }
+  for (const channel of WORKFLOW_PREFERENCES_ORDER)
+    out[channel] = { enabled: channels[channel] ?? true }
   return out
 }
 
@@ -113,7 +113,7 @@ export const workflows2026: WorkflowsRules = {
   maxSteps: 20,
   limitsWorkflows: true,
   origin: (prefix) => (prefix === '/v1/workflows' ? 'novu-cloud-v1' : 'novu-cloud'),
-  preferenceChannels: CHANNELS_2026,
+  preferenceChannels: WORKFLOW_PREFERENCES_ORDER,
   extraFields(input, preferenceSettings) {
     const sent = isObj(input.preferenceSettings)
     return {

@@ -1,3 +1,4 @@
+import { isChannel } from '../../channels.js'
 import type { NotificationGroup } from '../notification-groups/notification-groups.store.js'
 import type { Workflow, WorkflowStep } from '../../workflow-model/workflows.types.js'
 import { DEFAULT_ACTIVE_CHANNELS } from '../../delivery/integrations.js'
@@ -41,11 +42,10 @@ function renderStep(step: WorkflowStep, variantTemplates: boolean, populate = tr
 
 // As the environment's integrations say (a scenario's `data.integrations`); by default a new
 // environment's: Novu's own in-app, email and SMS providers active, none for chat or push.
-const DELIVERY_CHANNELS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
 const byDefault = (channel: string) => DEFAULT_ACTIVE_CHANNELS.has(channel)
 
 function integrationStatus(workflow: Workflow, active: (channel: string) => boolean) {
-  const used = workflow.steps.map((s) => s.template.type).filter((t) => DELIVERY_CHANNELS.has(t))
+  const used = workflow.steps.map((s) => s.template.type).filter(isChannel)
   return {
     hasActiveIntegrations: used.every(active),
     channels: {

@@ -1,3 +1,4 @@
+import { SETTINGS_ORDER } from '../../channels.js'
 import { z } from 'zod'
 import { field } from '../../http/validate.js'
 import {
@@ -91,10 +92,7 @@ export const CreateWorkflowBodySchema = z.object({
     .meta({
       type: 'object',
       properties: Object.fromEntries(
-        ['email', 'sms', 'in_app', 'chat', 'push'].map((c) => [
-          c,
-          { type: 'boolean', default: true },
-        ])
+        SETTINGS_ORDER.map((c) => [c, { type: 'boolean', default: true }])
       ),
     }),
   blueprintId: field<string>('blueprintId', [isString], { type: 'string' }, { optional: true }),
