@@ -1,3 +1,4 @@
+import { type Obj } from '../objects.js'
 import { createRequire } from 'node:module'
 import type { decodeHTML as DecodeHtml } from 'entities'
 import { sanitizeHtmlText } from './bridge-html.js'
@@ -13,8 +14,6 @@ import { emptyBlankParagraphs, removeComments, removeDoctypes } from './language
  * (strings unescaped, not escaped); then empty paragraphs emptied, the preheader hidden at the
  * top of the body and, unless the step disables it, the HTML sanitised.
  */
-
-type Obj = Record<string, unknown>
 
 const requireLazily = createRequire(import.meta.url)
 let decodeHTML: typeof DecodeHtml | undefined

@@ -1,3 +1,4 @@
+import { type Obj } from '../objects.js'
 import { createRequire } from 'node:module'
 import type sanitizeHtmlType from 'sanitize-html'
 import { RenderError } from './languages/handlebars.js'
@@ -10,8 +11,6 @@ import { closeSlashedEndTags } from './languages/text-scans.js'
  * safe attributes; `cid:` URLs allowed; a leading DOCTYPE kept. Text comes out HTML-escaped
  * (`&` → `&amp;`), as upstream's does.
  */
-
-type Obj = Record<string, unknown>
 
 const requireLazily = createRequire(import.meta.url)
 let sanitizeHtml: typeof sanitizeHtmlType | undefined

@@ -12,7 +12,7 @@ import { emailOutputs } from './bridge-email.js'
 import { sanitizeObject } from './bridge-html.js'
 import { liquidSession, renderLiquid } from './languages/liquid.js'
 import { RenderError } from './languages/handlebars.js'
-import { setOwn } from '../objects.js'
+import { setOwn, type Obj, isObj } from '../objects.js'
 
 /**
  * How upstream runs one step of a dashboard (v2) workflow: the worker calls the API's own
@@ -23,9 +23,6 @@ import { setOwn } from '../objects.js'
  * output renderer; and checked against the channel's output schema. Any failure is a
  * RenderError: upstream's bridge call fails and the step sends nothing.
  */
-
-type Obj = Record<string, unknown>
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 const requireLazily = createRequire(import.meta.url)
 let jsonrepair: typeof JsonRepair | undefined

@@ -1,4 +1,4 @@
-type Obj = Record<string, unknown>
+import { type Obj } from '../objects.js'
 
 /**
  * `{ ...source }` for an object the caller then adds fields to. On Node 20 a spread's copy gets

@@ -6,7 +6,7 @@ import { addDetail } from './job-details.js'
 import { RenderError } from './languages/handlebars.js'
 import { sendMessage } from './send-message.js'
 import { stepPreferred } from '../resources/preferences/preferences.resolve.js'
-import { isObj } from '../objects.js'
+import { isObj, type Obj } from '../objects.js'
 import { isKnownError } from '../errors.js'
 
 /**
@@ -14,8 +14,6 @@ import { isKnownError } from '../errors.js'
  * done; a delay or a digest parks the chain until the clock passes its time. `at` is the
  * (virtual) time a job runs at: a chain resumed late runs at the time its wait ended.
  */
-
-type Obj = Record<string, unknown>
 
 /** Upstream's toMilliseconds: seconds unless the unit is minutes, hours or days. */
 export function toMilliseconds(amount: unknown, unit: unknown): number {

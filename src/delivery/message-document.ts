@@ -1,8 +1,8 @@
+import { type Obj } from '../objects.js'
 import type { Message } from '../resources/messages/messages.store.js'
 import type { SendContext } from './send-message.js'
 import { BoundedCache } from '../cache.js'
 
-type Obj = Record<string, unknown>
 const DAY_MS = 86_400_000
 
 /**

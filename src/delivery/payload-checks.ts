@@ -1,6 +1,6 @@
 import { badRequest, httpError, InternalError } from '../errors.js'
 import type { Workflow } from '../workflow-model/workflows.types.js'
-import { isObj, throughPrototype } from '../objects.js'
+import { isObj, throughPrototype, type Obj } from '../objects.js'
 import { copyOf } from './copy-of.js'
 
 /**
@@ -8,8 +8,6 @@ import { copyOf } from './copy-of.js'
  * their types), the date of a scheduled delay, the reserved `tenant`/`actor` variables, and the
  * defaults of the last step's variables.
  */
-
-type Obj = Record<string, unknown>
 
 interface Variable {
   name: string

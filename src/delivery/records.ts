@@ -2,7 +2,7 @@ import type { Environment } from '../tenancy/environment.js'
 import type { Workflow } from '../workflow-model/workflows.types.js'
 import type { Subscriber } from '../resources/subscribers/subscribers.store.js'
 import type { Job, Notification } from '../resources/notifications/notifications.store.js'
-import { isObj } from '../objects.js'
+import { isObj, type Obj } from '../objects.js'
 import { WeakCache } from '../cache.js'
 
 /**
@@ -13,8 +13,6 @@ import { WeakCache } from '../cache.js'
  * Nothing tells them from plain objects but their prototype: JSON, spreads and clones see the
  * same fields.
  */
-
-type Obj = Record<string, unknown>
 
 export interface NotificationFields {
   _id: string

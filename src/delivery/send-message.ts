@@ -7,12 +7,10 @@ import { bridgeWorkflowOf, executeBridge } from './bridge.js'
 import { addDetail } from './job-details.js'
 import { renderTemplate, RenderError } from './languages/handlebars.js'
 import { NO_ACTION, newMessage } from './message-document.js'
-import { isObj } from '../objects.js'
+import { isObj, type Obj } from '../objects.js'
 import { copyOf } from './copy-of.js'
 import { admitMessage, recordMessage } from './trigger-scope.js'
 import { tenantOfJob } from '../resources/tenants/tenant-context.js'
-
-type Obj = Record<string, unknown>
 
 /** What a channel step sends with: its job, the subscriber and the render context. */
 export interface SendContext {

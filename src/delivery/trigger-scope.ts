@@ -1,3 +1,4 @@
+import { type Obj } from '../objects.js'
 import type { Environment } from '../tenancy/environment.js'
 import type { Message } from '../resources/messages/messages.store.js'
 import type { Notification } from '../resources/notifications/notifications.store.js'
@@ -17,8 +18,6 @@ import { WeakCache } from '../cache.js'
  * delay or digest ended) has no request to refuse: its message is not stored, and the job
  * records why, as upstream's worker records a failed step.
  */
-
-type Obj = Record<string, unknown>
 
 /** The characters of a step's texts, which its messages hold rendered; by step, measured once. */
 const textsOfStep = new WeakCache<object, number>('text lengths by step')

@@ -11,7 +11,7 @@ import type { EventsRules } from '../resources/events/events.generations.js'
 import { missingPayloadKeys } from './payload-checks.js'
 import { canWait, runChain, runDue, waitOf } from './jobs.js'
 import { newJob, newNotification, triggerStep, type JobHead } from './records.js'
-import { isObj } from '../objects.js'
+import { isObj, type Obj } from '../objects.js'
 import { chargeJobs, outsideRenderWork, withRenderWork } from './render-work.js'
 import { inTrigger, MESSAGE_BYTES, stepTextBytes, TriggerScope } from './trigger-scope.js'
 import { WeakCache } from '../cache.js'
@@ -21,8 +21,6 @@ import { WeakCache } from '../cache.js'
  * resolved and upserted, topics fanned out, then per subscriber a notification, its jobs and
  * the messages of the steps that run now. Nothing here shows in the trigger's answer.
  */
-
-type Obj = Record<string, unknown>
 
 export interface TriggerCommand {
   workflow: Workflow

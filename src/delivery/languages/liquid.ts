@@ -1,3 +1,4 @@
+import { type Obj, isObj } from '../../objects.js'
 import { createRequire } from 'node:module'
 import type { Liquid, Template } from 'liquidjs'
 import type pluralizeType from 'pluralize'
@@ -16,8 +17,6 @@ import { BoundedCache, textBytes } from '../../cache.js'
  * iteration counts), characters written, tags nested, and liquidjs' own allocation counter for
  * filters and ranges. Past a bound the render fails, which upstream answers by sending nothing.
  */
-
-type Obj = Record<string, unknown>
 
 export const LIQUID_LIMITS = {
   /** Block bodies (loop iterations, taken branches) one render may run. */
@@ -39,8 +38,6 @@ let pluralizeModule: typeof pluralizeType | undefined
 
 /** `json` engines escape strings for a JSON string literal; `raw` ones print them as they are. */
 export type EscapeMode = 'json' | 'raw'
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /**
  * What liquidjs hands a filter as `this` (and the output escape too): the render's context, with

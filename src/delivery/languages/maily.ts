@@ -1,3 +1,4 @@
+import { type Obj, isObj } from '../../objects.js'
 import { evalLiquid, renderLiquid } from './liquid.js'
 import { RenderError } from './handlebars.js'
 import { firstOutputExpression } from './text-scans.js'
@@ -11,7 +12,6 @@ import { firstOutputExpression } from './text-scans.js'
  * and styles (see the README).
  */
 
-type Obj = Record<string, unknown>
 interface Node {
   type?: unknown
   attrs?: Obj
@@ -20,8 +20,6 @@ interface Node {
   text?: unknown
   [key: string]: unknown
 }
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 /** Nodes a document may hold after its loops are unrolled. */
 export const MAILY_LIMITS = { nodes: 100_000 } as const

@@ -18,9 +18,7 @@ import {
   type BulkBody,
   type TriggerBody,
 } from './events.schemas.js'
-import { isObj } from '../../objects.js'
-
-type Obj = Record<string, unknown>
+import { isObj, type Obj } from '../../objects.js'
 
 export interface TriggerResult {
   acknowledged: true

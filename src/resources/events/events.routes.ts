@@ -13,10 +13,9 @@ import {
 import { cancelTransaction } from '../../delivery/jobs.js'
 import { parseEvent } from './parse-event.js'
 import { withRenderWork } from '../../delivery/render-work.js'
-import { isObj } from '../../objects.js'
+import { isObj, type Obj } from '../../objects.js'
 
 const tags = ['Events']
-type Obj = Record<string, unknown>
 const asObject = (v: unknown): Obj => (isObj(v) ? v : {})
 
 const wrapped = z.object({ data: TriggerResultSchema })

@@ -2,15 +2,13 @@ import { z } from 'zod'
 import { field, fieldWith, runChecks } from '../../http/validate.js'
 import { isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isEmail, isLocale, isTimeZone } from '../subscribers/checks.js'
-import { isObj } from '../../objects.js'
+import { isObj, type Obj } from '../../objects.js'
 
 /**
  * The trigger family's request DTOs, per generation: properties in the order upstream declares
  * them (the order its pipe reports them in), nested `actor` and `tenant` messages prefixed with
  * their parent as Nest's pipe prefixes them.
  */
-
-type Obj = Record<string, unknown>
 
 /** `@IsNotEmpty()`: '', null and undefined fail. */
 const isNotEmpty =

@@ -10,9 +10,7 @@ import {
 } from '../../delivery/payload-checks.js'
 import { runTrigger } from '../../delivery/worker.js'
 import { tenantIdentifier, updateTenant } from '../tenants/tenant-context.js'
-import { isObj } from '../../objects.js'
-
-type Obj = Record<string, unknown>
+import { isObj, type Obj } from '../../objects.js'
 
 /** One trigger as the controllers hand it to upstream's ParseEventRequest. */
 export interface ParseInput {

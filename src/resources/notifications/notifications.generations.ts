@@ -1,3 +1,4 @@
+import { type Obj } from '../../objects.js'
 import { CHANNELS, CHANNELS_WITH_TOOL } from '../../channels.js'
 import { z } from 'zod'
 import {
@@ -11,8 +12,6 @@ import { isInt, max, min, type Check } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Notification } from './notifications.store.js'
 import { feedItem2024, feedItem2026 } from './notifications.render.js'
-
-type Obj = Record<string, unknown>
 
 /** The list query as the route reads it: strings, or arrays when a name repeats. */
 export interface FeedQuery {

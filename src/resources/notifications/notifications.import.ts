@@ -1,7 +1,6 @@
+import { type Obj } from '../../objects.js'
 import type { IdFactory } from '../../tenancy/ids.js'
 import type { Notification } from './notifications.store.js'
-
-type Obj = Record<string, unknown>
 
 /** Moves the id generator past the ids of exported notifications, their jobs and details. */
 export function skipPastNotificationIds(newId: IdFactory, records: readonly Obj[] = []) {

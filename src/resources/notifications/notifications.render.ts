@@ -1,10 +1,8 @@
 import type { Environment } from '../../tenancy/environment.js'
 import type { ExecutionDetail, Job, Notification } from './notifications.store.js'
-import { isObj } from '../../objects.js'
+import { isObj, type Obj } from '../../objects.js'
 
 /** How the activity feed shows one notification, per generation. */
-
-type Obj = Record<string, unknown>
 
 /** The feed leaves out the synthetic trigger job. */
 const feedJobs = (n: Notification) => n.jobs.filter((j) => j.type !== 'trigger')
