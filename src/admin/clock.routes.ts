@@ -3,6 +3,8 @@ import { badRequest } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments'>
 import type { Environment } from '../tenancy/environment.js'
 import { isMovable } from '../tenancy/clock.js'
 import { environmentFor } from './state.routes.js'
@@ -67,7 +69,7 @@ function view(now: Date, fixed: boolean, pending: number, ran?: number) {
  * The environments' clocks: read them, or move them forward (one key's, or every key's) and run
  * the delays and digests whose wait ended. A scenario's fixed clock only moves this way.
  */
-export function clockRoutes(state: MockState): AnyRoute[] {
+export function clockRoutes(state: State): AnyRoute[] {
   const live = () => state.environments.keys().flatMap((k) => state.environments.peek(k) ?? [])
   return [
     defineRoute({

@@ -2,6 +2,8 @@ import { httpError } from '../errors.js'
 import { redactKey } from '../http/redact.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments' | 'events' | 'journal'>
 import type { ControlEvent } from './control-events.js'
 import { messageItem } from './messages.routes.js'
 
@@ -19,7 +21,7 @@ const frame = (id: number, name: string, data: unknown) =>
   encoder.encode(`id: ${id}\nevent: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
 
 /** What a control event says on the stream: built once, whatever the number of clients. */
-function payloadOf(state: MockState, event: ControlEvent): unknown {
+function payloadOf(state: State, event: ControlEvent): unknown {
   switch (event.type) {
     case 'message': {
       const env = state.environments.peek(event.apiKey)
@@ -43,7 +45,7 @@ function payloadOf(state: MockState, event: ControlEvent): unknown {
  * (the rules changed), `reset` (a reset, a scenario load or a state import). Nothing listens to
  * the mock while no stream is open; each stream is bounded, and so is their number.
  */
-export function eventRoutes(state: MockState): AnyRoute[] {
+export function eventRoutes(state: State): AnyRoute[] {
   const clients = new Set<ReadableStreamDefaultController<Uint8Array>>()
   let unsubscribe: (() => void) | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined

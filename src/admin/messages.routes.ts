@@ -4,6 +4,8 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import { redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments' | 'events'>
 import type { Environment } from '../tenancy/environment.js'
 import type { Message } from '../resources/messages/messages.store.js'
 import { CHANNELS_WITH_TOOL } from '../channels.js'
@@ -93,7 +95,7 @@ function matches(message: Message, filter: Filter, since: number | undefined): b
 
 /** The environments a filter reads: one key's (if it has one yet), or every live one. */
 function environmentsOf(
-  state: MockState,
+  state: State,
   { apiKey, environmentId }: Pick<Filter, 'apiKey' | 'environmentId'>
 ): [string, Environment][] {
   const keys = apiKey === undefined ? state.environments.keys() : [apiKey]
@@ -105,7 +107,7 @@ function environmentsOf(
 }
 
 /** Every matching message of the environments, newest first. */
-function search(state: MockState, filter: Filter): Found[] {
+function search(state: State, filter: Filter): Found[] {
   const since = filter.since === undefined ? undefined : Date.parse(filter.since)
   const found: Found[] = []
   for (const [apiKey, env] of environmentsOf(state, filter)) {
@@ -137,7 +139,7 @@ export const messageItem = ({ apiKey, env, message }: Found) => ({
   rendered: renderedOutput(message),
 })
 
-function answer(state: MockState, filter: Filter) {
+function answer(state: State, filter: Filter) {
   const limit = Math.max(1, Math.min(Number(filter.limit ?? DEFAULT_LIMIT), MAX_LIMIT))
   const page = Number(filter.page ?? 0)
   const found = search(state, filter)
@@ -166,7 +168,7 @@ function waitOf(value: string | undefined): number {
  * holds the answer until one matches (a listener on the control plane's events, a timer, no
  * polling of the stores).
  */
-export function outboxRoutes(state: MockState): AnyRoute[] {
+export function outboxRoutes(state: State): AnyRoute[] {
   let waiters = 0
   return [
     defineRoute({

@@ -8,13 +8,15 @@ import { issueProblems } from '../zod-issues.js'
 import { buildEnvironmentData } from '../fixtures/seed.js'
 import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments'>
 import { environmentSpec } from '../tenancy/environments.js'
 import { streamEnvironment } from './state-export.js'
 import { ApiKeyQuerySchema } from './admin.schemas.js'
 
 const tags = ['admin']
 
-export function importEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
+export function importEnvironment(state: State, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success)
     throw new ScenarioError('the state is not valid', issueProblems(parsed.error.issues))
@@ -54,7 +56,7 @@ const strictRefusal = () =>
   notFound(`No environment for this API key: the scenario is strict and does not declare it`)
 
 /** The key's environment for a control-plane route: 403 past the limit, 404 when the scenario is strict. */
-export function environmentFor(state: MockState, apiKey: string): Environment {
+export function environmentFor(state: State, apiKey: string): Environment {
   const env = state.environments.resolve(apiKey)
   if (!env) throw strictRefusal()
   return env
@@ -65,7 +67,7 @@ export function environmentFor(state: MockState, apiKey: string): Environment {
  * body as parsed and before it is validated or built: the import takes the place of the key's
  * current environment, so only the difference has to fit.
  */
-export function replaceEnvironment(state: MockState, apiKey: string, raw: unknown): Environment {
+export function replaceEnvironment(state: State, apiKey: string, raw: unknown): Environment {
   if (!state.environments.allows(apiKey)) throw strictRefusal()
   const bytes = environmentBytes(raw)
   state.environments.admitReplacement(apiKey, bytes, 'this state')
@@ -74,7 +76,7 @@ export function replaceEnvironment(state: MockState, apiKey: string, raw: unknow
   return env
 }
 
-export function stateRoutes(state: MockState): AnyRoute[] {
+export function stateRoutes(state: State): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',

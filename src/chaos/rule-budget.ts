@@ -1,6 +1,8 @@
 import { badRequest } from '../errors.js'
 import { jsonHeapBytes } from '../memory/estimate.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments' | 'rules'>
 import type { RuleSet } from './rules.js'
 import type { Rule } from './rules.schemas.js'
 
@@ -34,7 +36,7 @@ function live(rules: RuleSet, ledger: Map<string, Entry>): Entry {
   return total
 }
 
-function ledgerOf(state: MockState): Map<string, Entry> {
+function ledgerOf(state: State): Map<string, Entry> {
   let ledger = ledgers.get(state.rules)
   if (!ledger) {
     const created = new Map<string, Entry>()
@@ -50,7 +52,7 @@ function ledgerOf(state: MockState): Map<string, Entry> {
  * Checks a rule against the total of all rules (400, as the count limit) and against the memory
  * budget (403) before it is added; `keep` then records it under the id it got.
  */
-export function admitRule(state: MockState, rule: Rule) {
+export function admitRule(state: State, rule: Rule) {
   const ledger = ledgerOf(state)
   const entry = { json: Buffer.byteLength(JSON.stringify(rule)), heap: jsonHeapBytes(rule) }
   const total = live(state.rules, ledger)

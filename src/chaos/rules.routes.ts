@@ -3,6 +3,8 @@ import { badRequest, notFound } from '../errors.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments' | 'latency' | 'options' | 'rules'>
 import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 import { admitRule } from './rule-budget.js'
 import { LatencySchema, RuleSchema, RuleViewSchema, type Rule } from './rules.schemas.js'
@@ -27,7 +29,7 @@ function scopedRule(rule: Rule, apiKey: string | undefined): Rule {
   return { ...rule, match: { ...rule.match, apiKey } }
 }
 
-function addRule(state: MockState, rule: Rule) {
+function addRule(state: State, rule: Rule) {
   const room = admitRule(state, rule)
   const added = state.rules.add(rule)
   room.keep(added.id)
@@ -35,7 +37,7 @@ function addRule(state: MockState, rule: Rule) {
 }
 
 /** The control plane's chaos routes: /__admin/rules and /__admin/latency. */
-export function ruleRoutes(state: MockState): AnyRoute[] {
+export function ruleRoutes(state: State): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',

@@ -3,6 +3,8 @@ import { PathPatternSchema } from '../http/path-pattern.schema.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'journal'>
 import type { JournalFilter } from './journal.js'
 import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 
@@ -60,7 +62,7 @@ export const EntrySchema = z.looseObject({
   }),
 })
 
-export function requestRoutes(state: MockState): AnyRoute[] {
+export function requestRoutes(state: State): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',

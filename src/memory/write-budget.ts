@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.js'
 import type { MockState } from '../state.js'
+
+type State = Pick<MockState, 'environments'>
 import type { Environment } from '../tenancy/environment.js'
 import { documentBytes, isWorkflowPath, jsonHeapBytes, valueBytes, writeBytes } from './estimate.js'
 import { textMemo } from '../http/text-memo.js'
@@ -22,7 +24,7 @@ export interface CountedWrite {
 }
 
 /** The check before a write's route runs, or undefined for a request that writes no body. */
-export function admitWrite(state: MockState, c: Context<AppEnv>): CountedWrite | undefined {
+export function admitWrite(state: State, c: Context<AppEnv>): CountedWrite | undefined {
   const method = c.req.method
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return undefined
   const body = c.get('body')
@@ -95,12 +97,7 @@ function estimateOf(body: unknown, path: string, raw: string | undefined): numbe
 }
 
 /** Once the write answered: a success adds what it keeps to its environment's footprint. */
-export function keepWrite(
-  state: MockState,
-  c: Context<AppEnv>,
-  status: number,
-  write: CountedWrite
-) {
+export function keepWrite(state: State, c: Context<AppEnv>, status: number, write: CountedWrite) {
   const env = c.get('env')
   if (env && status < 300) state.environments.grow(env.apiKey, write.kept(env))
 }
