@@ -5,8 +5,7 @@ import { environmentBytes } from '../memory/estimate.js'
 import { DataSchema, type ScenarioData } from '../scenarios/schema.js'
 import { ScenarioError } from '../scenarios/loader.js'
 import { issueProblems } from '../zod-issues.js'
-import { buildEnvironmentData } from '../fixtures/seed.js'
-import { assembleEnvironment, createIdentity, type Environment } from '../tenancy/environment.js'
+import { createEnvironment, type Environment } from '../tenancy/environment.js'
 import type { MockState } from '../state.js'
 
 type State = Pick<MockState, 'environments'>
@@ -20,13 +19,8 @@ export function importEnvironment(state: State, apiKey: string, raw: unknown): E
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success)
     throw new ScenarioError('the state is not valid', issueProblems(parsed.error.issues))
-  const source = state.environments.source
-  const { identity, rng, newId } = createIdentity(environmentSpec(source, apiKey))
-  const data = buildEnvironmentData(
-    { ...identity, rng, newId, seed: source.seed },
-    withRawRecords(parsed.data, raw)
-  )
-  return assembleEnvironment(identity, rng, newId, source.clock, data)
+  const spec = environmentSpec(state.environments.source, apiKey)
+  return createEnvironment(spec, withRawRecords(parsed.data, raw))
 }
 
 /**

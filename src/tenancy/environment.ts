@@ -97,7 +97,7 @@ export interface EnvironmentSpec {
 }
 
 /** The identity and generators of an environment: the same key and seed give the same ids. */
-export function createIdentity(spec: EnvironmentSpec) {
+function createIdentity(spec: EnvironmentSpec) {
   const rng = createRng(`${spec.seed}\u0000${spec.apiKey}`)
   const newId = createIdFactory(rng, Date.parse(DEFAULT_EPOCH))
   const identity: Identity = {
@@ -124,7 +124,7 @@ export function createEnvironment(spec: EnvironmentSpec, data: ScenarioData): En
   return assembleEnvironment(identity, rng, newId, spec.clock, seeded)
 }
 
-export function assembleEnvironment(
+function assembleEnvironment(
   identity: Identity,
   rng: Rng,
   newId: IdFactory,
