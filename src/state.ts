@@ -23,6 +23,7 @@ import {
 import { createRuleSet, type RuleSet } from './chaos/rules.js'
 import { createControlEvents, type ControlEvents } from './admin/control-events.js'
 import { setCachesEnabled } from './cache.js'
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 
 export interface MockState {
   options: MockOptions
@@ -33,6 +34,8 @@ export interface MockState {
   startedAt: number
   journal: Journal
   rules: RuleSet
+  /** Outbound webhooks: endpoints, deliveries and their log. */
+  webhooks: Webhooks
   /** The control plane's events: messages, requests, rules, resets (nothing kept, no listener). */
   events: ControlEvents
   /** Global latency in ms added to every Novu route (PUT /__admin/latency). */
@@ -92,7 +95,16 @@ export function createState(
     onMessage: (apiKey, message) => {
       if (events.active) events.emit({ type: 'message', apiKey, messageId: message._id })
     },
+    webhooks: (env) => webhooks.sinkFor(env),
   })
+  const webhooks = createWebhooks({
+    seed: () => environments.source.seed,
+    now: () => environments.source.clock.now(),
+    logger,
+    budget: environments.budget,
+    environment: (apiKey) => environments.peek(apiKey),
+  })
+  webhooks.load(scenario.webhooks)
   const rules = createRuleSet({
     rng: createRng(`${source.seed}\u0000chaos`),
     maxRules: options.maxRules,
@@ -107,6 +119,7 @@ export function createState(
     startedAt: Date.now(),
     journal: createJournal(options.journalSize),
     rules,
+    webhooks,
     events,
     latency: options.latency,
     newErrorId: () => randomUUID(),

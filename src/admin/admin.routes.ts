@@ -14,6 +14,7 @@ import { outboxRoutes } from './messages.routes.js'
 import { eventRoutes } from './events.routes.js'
 import { uiRoutes } from './ui/ui.routes.js'
 import { VERSION } from './version.js'
+import { webhookRoutes } from '../webhooks/webhooks.routes.js'
 
 /** Every control-plane route under /__admin. */
 export function adminRoutes(state: MockState): AnyRoute[] {
@@ -51,6 +52,7 @@ export function adminRoutes(state: MockState): AnyRoute[] {
     ...ruleRoutes(state),
     ...clockRoutes(state),
     ...outboxRoutes(state),
+    ...webhookRoutes(state),
     ...eventRoutes(state),
     ...uiRoutes(state),
   ]

@@ -55,14 +55,26 @@ export const ClockViewSchema = z.object({
     fixed: z.boolean(),
     pending: z.number().meta({ description: 'delayed steps still waiting' }),
     ran: z.number().optional().meta({ description: 'delayed steps this move ran' }),
+    webhookRetries: z
+      .number()
+      .optional()
+      .meta({ description: 'webhook retries that became due with this move and went out' }),
   }),
 })
 
 const pendingOf = (envs: Environment[]) =>
   envs.reduce((sum, env) => sum + env.notifications.pendingCount(), 0)
 
-function view(now: Date, fixed: boolean, pending: number, ran?: number) {
-  return { data: { now: now.toISOString(), fixed, pending, ...(ran !== undefined ? { ran } : {}) } }
+function view(now: Date, fixed: boolean, pending: number, ran?: number, webhookRetries?: number) {
+  return {
+    data: {
+      now: now.toISOString(),
+      fixed,
+      pending,
+      ...(ran !== undefined ? { ran } : {}),
+      ...(webhookRetries !== undefined ? { webhookRetries } : {}),
+    },
+  }
 }
 
 /**
@@ -134,11 +146,13 @@ export function clockRoutes(state: State): AnyRoute[] {
         if (query.apiKey !== undefined) (envs[0] as Environment).clock.advance(ms)
         else if (isMovable(source)) source.advance(ms)
         const ran = envs.reduce((sum, env) => sum + env.settle(), 0)
+        const { dispatcher } = state.webhooks
+        const retries = envs.reduce((sum, env) => sum + dispatcher.fireDue(env.apiKey), 0)
         const pending = pendingOf(envs)
         const now = query.apiKey !== undefined ? (envs[0] as Environment).clock.now() : source.now()
         const fixed =
           query.apiKey !== undefined ? (envs[0] as Environment).clock.fixed : source.fixed
-        return json(c, 200, view(now, fixed, pending, ran))
+        return json(c, 200, view(now, fixed, pending, ran, retries))
       },
     }),
   ]

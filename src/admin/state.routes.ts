@@ -46,7 +46,7 @@ function withRawRecords(data: ScenarioData, raw: unknown): ScenarioData {
   }
 }
 
-const strictRefusal = () =>
+export const strictRefusal = () =>
   notFound(`No environment for this API key: the scenario is strict and does not declare it`)
 
 /** The key's environment for a control-plane route: 403 past the limit, 404 when the scenario is strict. */

@@ -90,6 +90,8 @@ export function createPipeline(
     const done = (res: Response) => {
       const id = recordRequest(state, c, res.status, started)
       if (state.events.active) announceRequest(state.events, c.req, res.status, id)
+      // After: the webhooks the request caused go out once its answer is written.
+      state.webhooks.afterAnswer()
       return res
     }
     const failed = (error: unknown) => done(renderError(c, state, error))

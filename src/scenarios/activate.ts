@@ -25,6 +25,7 @@ export function activateScenario(state: MockState, scenario: Scenario): void {
   state.rules.resetTo(scenario.rules, createRng(`${source.seed}\u0000chaos`))
   state.scenario = scenario
   state.environments.load(source, estimate)
+  state.webhooks.load(scenario.webhooks)
   state.journal.clear()
 }
 
@@ -38,6 +39,7 @@ export function resetState(state: MockState, apiKey?: string): void {
     state.environments.reset(apiKey)
     state.rules.resetKey(apiKey, state.scenario.rules)
     state.journal.clear({ apiKey })
+    state.webhooks.resetKey(apiKey)
     return
   }
   state.environments.reset()
@@ -49,5 +51,6 @@ export function resetState(state: MockState, apiKey?: string): void {
     createRng(`${state.environments.source.seed}\u0000chaos`)
   )
   state.journal.clear()
+  state.webhooks.load(state.scenario.webhooks)
   state.latency = state.options.latency
 }

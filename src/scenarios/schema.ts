@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { CHANNELS, CHANNELS_WITH_TOOL } from '../channels.js'
 import { RuleSchema } from '../chaos/rules.schemas.js'
+import { ScenarioWebhookSchema } from '../webhooks/webhooks.schemas.js'
+import { MAX_ENDPOINTS_PER_SCOPE } from '../webhooks/endpoints.js'
 import { GENERATION_NAMES } from '../generations/generation.js'
 import { ServerFlagsSchema } from '../tenancy/server-flags.js'
 
@@ -208,6 +210,11 @@ export const ScenarioSchema = z.strictObject({
     messages: [],
   }),
   rules: z.array(RuleSchema).default([]),
+  webhooks: z
+    .array(ScenarioWebhookSchema)
+    .max(MAX_ENDPOINTS_PER_SCOPE)
+    .default([])
+    .meta({ description: 'outbound webhook endpoints: for one apiKey, or every key' }),
   clock: ClockSchema.default({ mode: 'real' }),
 })
 

@@ -29,6 +29,7 @@ import {
 } from '../resources/preferences/preferences.store.js'
 import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
 import { runDue } from '../delivery/jobs.js'
+import { NO_WEBHOOKS, type WebhookSink } from '../webhooks/sink.js'
 import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
 import type { ScenarioData } from '../scenarios/schema.js'
 import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'
@@ -72,6 +73,8 @@ export interface Environment extends Identity {
   /** The delivery integrations the trigger flow sends with. */
   integrations: IntegrationStore
   memory: EnvironmentMemory
+  /** Where its routes and steps tell of the events upstream sends webhooks for. */
+  webhooks: WebhookSink
   /** Runs the delayed steps whose wait ended by the environment's clock; how many ran. */
   settle(): number
   groups: NotificationGroupStore
@@ -169,6 +172,7 @@ function assembleEnvironment(
     notifications,
     integrations: createIntegrationStore(data.integrations, identity),
     memory: UNBOUNDED_MEMORY,
+    webhooks: NO_WEBHOOKS,
     settle: () => (notifications.pendingCount() ? runDue(env) : 0),
     groups,
     topics: createTopicStore(data.topics, data.subscriptions),

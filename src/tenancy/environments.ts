@@ -19,6 +19,7 @@ import { environmentBytes, jsonHeapBytes } from '../memory/estimate.js'
 import { cacheBytes, clearCaches, releaseCaches } from '../cache.js'
 import type { GenerationName } from '../generations/generation.js'
 import { DEFAULT_SERVER_FLAGS, type ServerFlags } from './server-flags.js'
+import type { WebhookSink } from '../webhooks/sink.js'
 
 /** What the environments are built from: the active scenario, compiled. */
 export interface EnvironmentSource {
@@ -59,6 +60,8 @@ export interface EnvironmentsOptions {
   journalSize?: number
   /** Told of every message an environment's steps create (the control plane's events). */
   onMessage?: (apiKey: string, message: Message) => void
+  /** The outbound webhooks an environment's events go to. */
+  webhooks?: (env: Environment) => WebhookSink
 }
 
 /** What a source costs: its records, held once, and each environment built from it. */
@@ -188,8 +191,13 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
 
   /** Lets the environment's own writes (a trigger's records) ask the budget and grow its footprint. */
   function wire(apiKey: string, env: Environment): Environment {
-    const { onMessage } = options
-    if (onMessage) env.messages.watch((message) => onMessage(apiKey, message))
+    const { onMessage, webhooks } = options
+    if (webhooks) env.webhooks = webhooks(env)
+    if (onMessage || webhooks)
+      env.messages.watch((message) => {
+        onMessage?.(apiKey, message)
+        env.webhooks.messageAdded(message)
+      })
     env.memory = {
       admit: (bytes, what) => budget.admit(bytes, what),
       grow(bytes) {

@@ -93,6 +93,8 @@ export function createDueQueue<T>() {
       live.delete(first.item)
       return first.item
     },
+    /** When the earliest item is due (ms), or undefined when none waits. */
+    nextDue: (): number | undefined => top()?.due,
     has: (item: T) => live.has(item),
     /** Whether `a` comes out before `b` (both queued). */
     before(a: T, b: T): boolean {
