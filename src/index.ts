@@ -25,3 +25,10 @@ export type {
   OutboxPage,
   RenderedOutput,
 } from './admin/outbox-client.js'
+export type {
+  WebhookEndpointInput,
+  WebhookEndpoint,
+  WebhookDelivery,
+  DeliveryFilterInput,
+} from './webhooks/webhooks-client.js'
+export type { WebhookEventType } from './webhooks/event-types.js'

@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Webhook } from 'svix'
+import { startMock } from '../src/server.js'
 
 /** One request the receiver got: its headers and raw body, as a consumer's handler sees them. */
 export interface Received {
@@ -45,6 +49,8 @@ export async function startReceiver(answers: Answer | Answer[] = 204) {
         if (received.length >= count) resolve()
         else waiters.push({ count, resolve })
       }),
+    /** Requests it holds unanswered. */
+    hanging: () => hung.size,
     async close() {
       for (const res of hung) res.destroy()
       server.closeAllConnections()
@@ -61,4 +67,38 @@ export async function startReceiver(answers: Answer | Answer[] = 204) {
 export function verified<T = Record<string, unknown>>(secret: string, request: Received): T {
   new Webhook(secret).verify(request.body, request.headers)
   return JSON.parse(request.body) as T
+}
+
+/** A mock on the default data with a fixed clock (retries move only with POST /__admin/clock). */
+export async function startFixedClockMock(extra: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'novu-mock-webhooks-'))
+  const file = join(dir, 'webhooks.json')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'webhooks',
+      fixture: 'default',
+      clock: { mode: 'fixed', at: '2026-08-01T09:00:00.000Z' },
+      ...extra,
+    })
+  )
+  try {
+    return await startMock({ port: 0, scenario: file, logLevel: 'silent' })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Triggers the default data's in-app workflow for user-1042 with a plain fetch. */
+export async function triggerWelcome(baseUrl: string, apiKey: string) {
+  const res = await fetch(`${baseUrl}/v1/events/trigger`, {
+    method: 'POST',
+    headers: { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      name: 'welcome-email',
+      to: 'user-1042',
+      payload: { firstName: 'Ada', productName: 'Acme' },
+    }),
+  })
+  return res
 }

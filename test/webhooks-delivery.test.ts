@@ -1,7 +1,7 @@
 import { Novu } from '@novu/api'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startMock, type RunningMock } from '../src/server.js'
-import { startReceiver, verified } from './webhook-receiver.js'
+import { startReceiver, triggerWelcome, verified } from './webhook-receiver.js'
 
 let mock: RunningMock
 beforeAll(async () => {
@@ -49,6 +49,56 @@ test('a trigger through @novu/api leads to message.sent and message.delivered th
     })
     expect(events[0]?.id).toMatch(/^evt_[0-9a-f]{24}$/)
     expect(receiver.received[0]?.headers['webhook-id']).toMatch(/^msg_[0-9A-Za-z]{27}$/)
+  } finally {
+    await receiver.close()
+  }
+})
+
+test("the mock answers while the consumer's handler hangs", async () => {
+  const receiver = await startReceiver('hang')
+  try {
+    const apiKey = 'webhooks-hanging-handler'
+    await addEndpoint(apiKey, { url: receiver.url, events: ['message.sent'] })
+    expect((await triggerWelcome(mock.url, apiKey)).status).toBe(201)
+    await receiver.next(1)
+    const res = await triggerWelcome(mock.url, apiKey)
+    expect(res.status).toBe(201)
+    expect(receiver.hanging()).toBe(1)
+  } finally {
+    await receiver.close()
+  }
+})
+
+test("a dead endpoint's queue stops at its bound and the dropped deliveries say why", async () => {
+  const receiver = await startReceiver('hang')
+  try {
+    const apiKey = 'webhooks-bounded-queue'
+    await addEndpoint(apiKey, { url: receiver.url })
+    // 100 events of 6 recipients without an email address: 600 in-app messages, each sent and
+    // delivered, and 600 emails that fail: 1800 deliveries for a queue of 1000.
+    const events = Array.from({ length: 100 }, (_, i) => ({
+      name: 'welcome-email',
+      to: Array.from({ length: 6 }, (_, j) => `bulk-${i}-${j}`),
+      payload: { firstName: 'Ada', productName: 'Acme' },
+    }))
+    const res = await fetch(`${mock.url}/v1/events/trigger/bulk`, {
+      method: 'POST',
+      headers: { Authorization: `ApiKey ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ events }),
+    })
+    expect(res.status).toBe(201)
+    const dropped = await mock.admin.waitForDeliveries(
+      { apiKey, status: 'dropped', limit: 1000 },
+      { count: 800 }
+    )
+    expect(dropped).toHaveLength(800)
+    expect(dropped[0]?.error).toContain('webhook queue of this API key is full (1000 deliveries')
+    const listed = await fetch(`${mock.url}/__admin/webhooks?apiKey=${apiKey}`)
+    expect(((await listed.json()) as { queue: unknown }).queue).toEqual({
+      waiting: 1000,
+      scheduled: 0,
+      limit: 1000,
+    })
   } finally {
     await receiver.close()
   }

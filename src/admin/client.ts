@@ -2,6 +2,8 @@ import type { z } from 'zod'
 import type { JournalEntry, JournalFilter } from '../journal/journal.js'
 import type { RuleView } from '../chaos/rules.js'
 import { outboxMethods, type MessageFilter } from './outbox-client.js'
+import { webhookMethods, type DeliveryFilterInput } from '../webhooks/webhooks-client.js'
+import type { WebhookEndpointInput } from '../webhooks/webhooks-client.js'
 import type { LatencySchema, RuleSchema } from '../chaos/rules.schemas.js'
 import type { DataSchema, ScenarioSchema } from '../scenarios/schema.js'
 import type { HealthSchema, ScenarioSummarySchema } from './admin.schemas.js'
@@ -189,6 +191,7 @@ export function createAdminClient(options: AdminClientOptions) {
      */
     forKey: (apiKey: string) => scopedClient(apiKey),
     ...outboxMethods(call),
+    ...webhookMethods(call),
   }
 
   function scopedClient(apiKey: string) {
@@ -221,6 +224,16 @@ export function createAdminClient(options: AdminClientOptions) {
         client.exportRequests(await own(filter)),
       messages: async (filter?: Omit<MessageFilter, 'apiKey'>) =>
         client.messages(await own(filter)),
+      /** Adds an endpoint for this key's events. */
+      addWebhook: (endpoint: WebhookEndpointInput) => client.addWebhook(endpoint, apiKey),
+      /** This key's endpoints and the global ones. */
+      webhooks: () => client.webhooks(apiKey),
+      webhookDeliveries: async (filter?: Omit<DeliveryFilterInput, 'apiKey'>) =>
+        client.webhookDeliveries(await own(filter)),
+      waitForDeliveries: async (
+        filter?: Omit<DeliveryFilterInput, 'apiKey'>,
+        options?: { count?: number; timeoutMs?: number }
+      ) => client.waitForDeliveries(await own(filter), options),
       waitForMessage: async (
         filter?: Omit<MessageFilter, 'apiKey'>,
         options?: { timeoutMs?: number }

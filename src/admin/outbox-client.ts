@@ -56,7 +56,8 @@ export interface OutboxPage {
 
 type Call = <T>(method: string, path: string) => Promise<T>
 
-const query = (filter: Record<string, unknown>) => {
+/** `?name=value&…` of the filter's set fields; '' when none is. */
+export const query = (filter: Record<string, unknown>) => {
   const params = new URLSearchParams()
   for (const [name, value] of Object.entries(filter))
     if (value !== undefined) params.set(name, String(value))

@@ -49,6 +49,8 @@ interface KeyQueues {
   clock: MovableClock
   waiting: number
   bytes: number
+  /** Whether a drop was logged since the queue last had room. */
+  warned?: boolean
   timer?: NodeJS.Timeout
   timerDue?: number
 }
@@ -110,7 +112,12 @@ export function createDispatcher(deps: DispatcherDeps) {
     })
   }
 
+  /** Logged once while the key's queue stays full: a dead endpoint must not flood the log. */
   function drop(d: Delivery, reason: string) {
+    record(d, { error: reason })
+    const queues = keys.get(d.apiKey)
+    if (queues?.warned) return
+    if (queues) queues.warned = true
     deps.logger.log('warn', 'webhook delivery dropped', {
       reason,
       type: d.type,
@@ -118,7 +125,6 @@ export function createDispatcher(deps: DispatcherDeps) {
       endpoint: d.endpoint.id,
       apiKey: redactKey(d.apiKey),
     })
-    record(d, { error: reason })
   }
 
   function laneOf(queues: KeyQueues, apiKey: string, endpointId: string): Lane {
@@ -160,6 +166,7 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   function release(queues: KeyQueues, d: Delivery) {
     queues.waiting--
+    queues.warned = false
     queues.bytes -= bytesOf(d)
     queuedBytes -= bytesOf(d)
   }
@@ -269,6 +276,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   return {
     enqueue,
     fireDue,
+    maxQueued,
     /** Deliveries of the key waiting (queued, in flight or due for a retry). */
     waiting: (apiKey: string) => keys.get(apiKey)?.waiting ?? 0,
     /** Retries of the key due later by its clock. */

@@ -18,6 +18,11 @@ import {
 } from './webhooks.schemas.js'
 
 const tags = ['admin']
+const QueueViewSchema = z.object({
+  waiting: z.number().meta({ description: 'deliveries queued, in flight or due for a retry' }),
+  scheduled: z.number().meta({ description: 'retries due later by the key clock' }),
+  limit: z.number().meta({ description: 'past it, new deliveries are dropped (and logged)' }),
+})
 const IdParams = z.object({ id: z.string().max(64) })
 const EndpointEnvelope = z.object({ data: EndpointViewSchema })
 const TestBodySchema = z
@@ -75,12 +80,24 @@ export function webhookRoutes(state: MockState): AnyRoute[] {
       query: OptionalApiKeyQuerySchema,
       responses: {
         200: {
-          description: 'The endpoints',
-          schema: z.object({ data: z.array(EndpointViewSchema) }),
+          description: "The endpoints; with apiKey, the key's delivery queue too",
+          schema: z.object({
+            data: z.array(EndpointViewSchema),
+            queue: QueueViewSchema.optional(),
+          }),
         },
       },
-      handler: (c, { query }) =>
-        json(c, 200, { data: webhooks.endpoints.list(query.apiKey).map(endpointView) }),
+      handler(c, { query }) {
+        const data = webhooks.endpoints.list(query.apiKey).map(endpointView)
+        if (query.apiKey === undefined) return json(c, 200, { data })
+        const { dispatcher } = webhooks
+        const queue = {
+          waiting: dispatcher.waiting(query.apiKey),
+          scheduled: dispatcher.scheduled(query.apiKey),
+          limit: dispatcher.maxQueued,
+        }
+        return json(c, 200, { data, queue })
+      },
     }),
     defineRoute({
       method: 'GET',
