@@ -9,8 +9,14 @@ import type { WebhookEventType } from './event-types.js'
  */
 export interface WebhookSink {
   emit(type: WebhookEventType, data: () => Obj): void
+  /** Whether an endpoint takes the type: work done only for an event (a copy before a change) asks first. */
+  wants(type: WebhookEventType): boolean
   /** A message a step stored: `message.sent` and `message.delivered`, or `message.failed`. */
   messageAdded(message: Message): void
 }
 
-export const NO_WEBHOOKS: WebhookSink = { emit: () => undefined, messageAdded: () => undefined }
+export const NO_WEBHOOKS: WebhookSink = {
+  emit: () => undefined,
+  wants: () => false,
+  messageAdded: () => undefined,
+}

@@ -170,6 +170,7 @@ export function createWebhooks(deps: WebhooksDeps) {
   function sinkFor(env: Environment): WebhookSink {
     return {
       emit: (type, data) => build(env, type, data),
+      wants: (type) => endpoints.size() > 0 && endpoints.forEvent(env.apiKey, type).length > 0,
       messageAdded(message: Message) {
         if (!endpoints.size()) return
         if (message.status === 'sent') {

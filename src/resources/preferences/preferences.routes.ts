@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { inboxPreference } from './preference-event.js'
 import { badRequest, CommandValidationError } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
@@ -339,22 +340,7 @@ export const preferenceRoutes = [
       for (const { workflow, channels } of changes)
         savePreference(env, subscriber, workflow._id, { channels })
       // The inbox's preference of each workflow changed, in the order sent.
-      const data = changes.map(({ workflow }) => ({
-        level: 'template',
-        workflow: {
-          id: workflow._id,
-          identifier: workflow.triggers?.[0]?.identifier,
-          name: workflow.name,
-          critical: workflow.critical,
-          tags: workflow.tags ?? [],
-          severity: workflow.severity ?? 'none',
-        },
-        enabled: true,
-        channels: pick(
-          resolvePreference(env, subscriber, workflow).channels,
-          activeChannels(env, workflow)
-        ),
-      }))
+      const data = changes.map(({ workflow }) => inboxPreference(env, subscriber, workflow))
       return json(c, 200, { data })
     },
   }),

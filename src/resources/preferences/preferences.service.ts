@@ -3,6 +3,7 @@ import type { Environment } from '../../tenancy/environment.js'
 import type { Subscriber } from '../subscribers/subscribers.store.js'
 import type { Workflow } from '../../workflow-model/workflows.types.js'
 import { parseSlugId } from '../workflows-v2/slug-id.js'
+import { emitPreferenceUpdated } from './preference-event.js'
 import { PREFERENCE_BYTES, type ChannelFlags, type Preference } from './preferences.store.js'
 
 /** A subscriber the reads can see (2024-10 keeps soft-deleted ones stored). */
@@ -40,7 +41,19 @@ export function writableWorkflow(env: Environment, named: string): Workflow {
  * Creates or changes the subscriber's record (global without a workflow): `enabled` when given,
  * the channels given laid over the stored ones. A new record is counted by the memory budget.
  */
+/** Writes the subscriber's preference (global, or one workflow's) and tells the webhooks. */
 export function savePreference(
+  env: Environment,
+  subscriber: Subscriber,
+  workflowId: string | undefined,
+  change: { enabled?: boolean; channels?: ChannelFlags }
+): Preference {
+  const saved = writePreference(env, subscriber, workflowId, change)
+  emitPreferenceUpdated(env, subscriber, workflowId)
+  return saved
+}
+
+function writePreference(
   env: Environment,
   subscriber: Subscriber,
   workflowId: string | undefined,

@@ -1,4 +1,5 @@
 import { defineRoute, type AnyRoute } from '../../http/route.js'
+import { emitWorkflow, workflowBefore } from '../../webhooks/workflow-events.js'
 import { json, jsonText } from '../../http/respond.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
@@ -135,6 +136,7 @@ export const workflowV2Routes: AnyRoute[] = [
     },
     handler(c, { env, body }) {
       const workflow = createWorkflowV2(env, body as Obj)
+      emitWorkflow(env, 'workflow.created', workflow)
       noteEmptiedBodies(c, body as Obj)
       const taken = takenWorkflowIdNote(
         (body as Obj).workflowId as string,
@@ -195,7 +197,9 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params, body }) {
+      const before = workflowBefore(env, () => findWorkflow(env, params.workflowId))
       const workflow = updateWorkflowV2(env, params.workflowId, body as Obj)
+      emitWorkflow(env, 'workflow.updated', workflow, before)
       noteEmptiedBodies(c, body as Obj)
       return jsonText(c, 200, written(env, workflow))
     },
@@ -214,7 +218,10 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params, body }) {
-      return jsonText(c, 200, answerV2(env, patchWorkflowV2(env, params.workflowId, body as Obj)))
+      const before = workflowBefore(env, () => findWorkflow(env, params.workflowId))
+      const workflow = patchWorkflowV2(env, params.workflowId, body as Obj)
+      emitWorkflow(env, 'workflow.updated', workflow, before)
+      return jsonText(c, 200, answerV2(env, workflow))
     },
   }),
   defineRoute({
@@ -230,6 +237,8 @@ export const workflowV2Routes: AnyRoute[] = [
       404: { description: 'Workflow cannot be found' },
     },
     handler(c, { env, params }) {
+      if (env.webhooks.wants('workflow.deleted'))
+        emitWorkflow(env, 'workflow.deleted', findWorkflow(env, params.workflowId))
       deleteWorkflowV2(env, params.workflowId)
       return c.body(null, 204)
     },

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors.js'
+import { emitWorkflow, workflowBefore } from '../../webhooks/workflow-events.js'
 import { isObjectId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
@@ -111,7 +112,9 @@ export function workflowEditRoutes(
         // New steps are kept as a create's are: counted before they are built.
         const bytes = body.steps ? writeBytes(body, prefix) : 0
         env.memory.admit(bytes, 'the steps this update builds')
+        const before = workflowBefore(env, () => workflow)
         update(env, workflow, body)
+        emitWorkflow(env, 'workflow.updated', env.workflows.get(workflow._id), before)
         env.memory.grow(bytes)
         return jsonText(c, 200, answerOf(env, workflow._id))
       },
@@ -132,6 +135,7 @@ export function workflowEditRoutes(
         if (!isObjectId(params.workflowId)) throw deleteIdViolation(params.workflowId)
         const workflow = env.workflows.get(params.workflowId.toLowerCase())
         if (!workflow) throw env.generation.workflowEdits.deleteUnknown(params.workflowId)
+        emitWorkflow(env, 'workflow.deleted', workflow)
         env.workflows.remove(workflow, env.now())
         return json(c, 200, { data: true })
       },

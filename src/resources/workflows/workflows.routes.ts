@@ -1,4 +1,5 @@
 import { badRequest, CommandValidationError, InternalError, notFound } from '../../errors.js'
+import { emitWorkflow, workflowBefore } from '../../webhooks/workflow-events.js'
 import { isMongoId } from '../../http/rules.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
@@ -121,6 +122,7 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       },
       handler(c, { env, body }) {
         const workflowId = createWorkflow(env, body, prefix, c.get('rawBody'))
+        emitWorkflow(env, 'workflow.created', env.workflows.get(workflowId))
         const identifier = env.workflows.get(workflowId)?.triggers[0]?.identifier
         const taken =
           identifier && takenNameNote(env, (body as { name?: unknown }).name, identifier)
@@ -155,7 +157,9 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
         if (workflow.active === body.active)
           throw badRequest('You must provide a different status from the current status')
         const status = env.generation.workflows.statusFor(body.active)
+        const before = workflowBefore(env, () => workflow)
         env.workflows.setStatus(workflow, body.active, env.now(), status)
+        emitWorkflow(env, 'workflow.updated', env.workflows.get(workflow._id), before)
         return jsonText(c, 200, answerOf(env, workflow._id))
       },
     }),
