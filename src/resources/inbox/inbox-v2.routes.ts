@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { emitMessageAction } from '../../webhooks/message-events.js'
 import { badRequest, httpError } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
@@ -86,6 +87,7 @@ function changeOne(
       const at = env.now()
       change(message as Message & Obj, at, body ?? {})
       message.updatedAt = at
+      emitMessageAction(env, path, message)
       env.messages.touch()
       return json(c, 200, { data: inboxNotification(env, message) })
     },
@@ -115,8 +117,10 @@ function changeMany(
       const wanted = tagList(sent.tags)
       const at = env.now()
       for (const m of inAppOf(env, subscriber))
-        if ((!ids || ids.includes(m._id)) && matches(m, wanted ? { tags: wanted } : {}))
+        if ((!ids || ids.includes(m._id)) && matches(m, wanted ? { tags: wanted } : {})) {
           change(env, m as Message & Obj, at)
+          emitMessageAction(env, path, m)
+        }
       env.messages.touch()
       return c.body(null, 204)
     },
@@ -280,7 +284,9 @@ export const inboxV2Routes = [
     responses: { 204: { description: 'Deleted' } },
     handler(c, { env, params }) {
       const subscriber = subscriberOf(env, params.subscriberId)
-      hardDelete(env, notificationOf(env, subscriber, params.notificationId))
+      const message = notificationOf(env, subscriber, params.notificationId)
+      hardDelete(env, message)
+      emitMessageAction(env, 'delete', message)
       return c.body(null, 204)
     },
   }),

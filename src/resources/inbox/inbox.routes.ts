@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { emitMessageAction } from '../../webhooks/message-events.js'
 import { CommandValidationError, httpError, badRequest } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
@@ -139,7 +140,10 @@ export const inboxRoutes = [
         const message = env.messages.get(id)
         if (!message) continue
         const own = message._subscriberId === subscriber._id
-        if (own) applyMark(message, body.markAs, at)
+        if (own) {
+          applyMark(message, body.markAs, at)
+          emitMessageAction(env, body.markAs, message)
+        }
         if (own || rules.markAsAnswersForeign) answered.push(message)
       }
       env.messages.touch()
@@ -173,8 +177,15 @@ export const inboxRoutes = [
       for (const id of new Set(ids)) {
         const message = env.messages.get(id)
         if (!message || message._subscriberId !== subscriber._id) continue
-        if (typeof mark.seen === 'boolean') applyMark(message, mark.seen ? 'seen' : 'unseen', at)
-        if (typeof mark.read === 'boolean') applyMark(message, mark.read ? 'read' : 'unread', at)
+        for (const [flag, on, off] of [
+          ['seen', 'seen', 'unseen'],
+          ['read', 'read', 'unread'],
+        ] as const) {
+          if (typeof mark[flag] !== 'boolean') continue
+          const action = mark[flag] ? on : off
+          applyMark(message, action, at)
+          emitMessageAction(env, action, message)
+        }
         answered.push(message)
       }
       env.messages.touch()
@@ -212,7 +223,9 @@ export const inboxRoutes = [
       let changed = 0
       for (const m of all.slice(0, all.totalCount)) {
         if (feeds && !feeds.includes(String(m._feedId))) continue
-        if (applyMark(m, body.markAs as Mark, at, true)) changed++
+        if (!applyMark(m, body.markAs as Mark, at, true)) continue
+        emitMessageAction(env, body.markAs as Mark, m)
+        changed++
       }
       if (changed) env.messages.touch()
       return json(c, 201, { data: changed })
