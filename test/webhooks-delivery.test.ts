@@ -1,7 +1,7 @@
 import { Novu } from '@novu/api'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startMock, type RunningMock } from '../src/server.js'
-import { startReceiver, triggerWelcome, verified } from './webhook-receiver.js'
+import { startReceiver, triggerWelcome, verified, type Received } from './webhook-receiver.js'
 
 let mock: RunningMock
 beforeAll(async () => {
@@ -33,7 +33,10 @@ test('a trigger through @novu/api leads to message.sent and message.delivered th
   const receiver = await startReceiver()
   try {
     const apiKey = 'webhooks-sdk-trigger'
-    const endpoint = await addEndpoint(apiKey, { url: receiver.url })
+    const endpoint = await addEndpoint(apiKey, {
+      url: receiver.url,
+      events: ['message.sent', 'message.delivered'],
+    })
     const novu = new Novu({ secretKey: apiKey, serverURL: mock.url })
     await novu.trigger({
       workflowId: 'welcome-email',
@@ -99,6 +102,86 @@ test("a dead endpoint's queue stops at its bound and the dropped deliveries say 
       scheduled: 0,
       limit: 1000,
     })
+  } finally {
+    await receiver.close()
+  }
+})
+
+test('a test send reaches the endpoint signed, and the log keeps the body sent', async () => {
+  const receiver = await startReceiver()
+  try {
+    const apiKey = 'webhooks-test-send'
+    const endpoint = await addEndpoint(apiKey, { url: receiver.url })
+    const res = await fetch(`${mock.url}/__admin/webhooks/${endpoint.id}/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'message.read' }),
+    })
+    expect(res.status).toBe(202)
+    const { data } = (await res.json()) as { data: { eventId: string; webhookId: string } }
+    await receiver.next(1)
+    const event = verified<Envelope>(endpoint.secret, receiver.received[0] as Received)
+    expect(event).toMatchObject({ id: data.eventId, type: 'message.read', object: 'message' })
+    expect(receiver.received[0]?.headers['webhook-id']).toBe(data.webhookId)
+    const [logged] = await mock.admin.waitForDeliveries({ apiKey, status: 'delivered' })
+    expect(logged).toMatchObject({
+      eventId: data.eventId,
+      attempt: 1,
+      status: 204,
+      type: 'message.read',
+    })
+    expect(logged?.body).toBe(receiver.received[0]?.body)
+  } finally {
+    await receiver.close()
+  }
+})
+
+test('the delivery log redacts the API key and secrets in the endpoint URL, as the journal does', async () => {
+  const receiver = await startReceiver()
+  try {
+    const apiKey = 'webhooks-redacted-key-1234'
+    const endpoint = await addEndpoint(apiKey, { url: `${receiver.url}?token=supersecretvalue` })
+    await fetch(`${mock.url}/__admin/webhooks/${endpoint.id}/test`, { method: 'POST' })
+    const [logged] = await mock.admin.waitForDeliveries({ apiKey })
+    expect(logged?.url).toContain('token=supe')
+    expect(logged?.url).not.toContain('supersecretvalue')
+    expect(JSON.stringify(logged)).not.toContain(apiKey)
+  } finally {
+    await receiver.close()
+  }
+})
+
+test('a global endpoint receives the events of every key, each with its environmentId', async () => {
+  const receiver = await startReceiver()
+  const endpoint = await addEndpoint(undefined, { url: receiver.url, events: ['message.sent'] })
+  try {
+    // user-1042 has no email address: one in-app message.sent per trigger.
+    await triggerWelcome(mock.url, 'webhooks-global-a')
+    await receiver.next(1)
+    await triggerWelcome(mock.url, 'webhooks-global-b')
+    await receiver.next(2)
+    const events = receiver.received.map((r) => verified<Envelope>(endpoint.secret, r))
+    const environments = new Set(events.map((e) => e.environmentId))
+    expect(environments.size).toBe(2)
+    for (const id of environments) expect(id).toMatch(/^[0-9A-Za-z]{12}$/)
+  } finally {
+    await fetch(`${mock.url}/__admin/webhooks/${endpoint.id}`, { method: 'DELETE' })
+    await receiver.close()
+  }
+})
+
+test('the log filters attempts by type and endpoint', async () => {
+  const receiver = await startReceiver()
+  try {
+    const apiKey = 'webhooks-log-filters'
+    const one = await addEndpoint(apiKey, { url: receiver.url, events: ['message.sent'] })
+    const two = await addEndpoint(apiKey, { url: receiver.url, events: ['message.delivered'] })
+    await triggerWelcome(mock.url, apiKey)
+    await mock.admin.waitForDeliveries({ apiKey, status: 'delivered' }, { count: 2 })
+    const sent = await mock.admin.webhookDeliveries({ apiKey, type: 'message.sent' })
+    expect(sent.map((d) => d.endpointId)).toEqual([one.id])
+    const toTwo = await mock.admin.webhookDeliveries({ apiKey, endpoint: two.id })
+    expect(new Set(toTwo.map((d) => d.type))).toEqual(new Set(['message.delivered']))
   } finally {
     await receiver.close()
   }

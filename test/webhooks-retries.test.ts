@@ -59,3 +59,25 @@ test('an endpoint whose last attempt failed is reported as failing, and healthy 
     await mock.close()
   }
 })
+
+test('the same seed, scenario and requests give the same event ids, webhook-ids and bodies', async () => {
+  const run = async () => {
+    const mock = await startFixedClockMock({ seed: 42 })
+    const receiver = await startReceiver()
+    try {
+      const admin = mock.admin.forKey('webhooks-determinism')
+      await admin.addWebhook({ url: receiver.url, events: ['message.sent', 'message.delivered'] })
+      await triggerWelcome(mock.url, 'webhooks-determinism')
+      await receiver.next(2)
+      return receiver.received.map((r) => [r.headers['webhook-id'], r.body])
+    } finally {
+      await receiver.close()
+      await mock.close()
+    }
+  }
+  const [first, second] = [await run(), await run()]
+  expect(second).toEqual(first)
+  expect(JSON.parse(first[0]?.[1] as string)).toMatchObject({
+    timestamp: '2026-08-01T09:00:00.000Z',
+  })
+})

@@ -60,6 +60,8 @@ export interface DispatcherDeps {
   logger: Logger
   /** A key's clock, or undefined when its environment is gone. */
   clockOf(apiKey: string): MovableClock | undefined
+  /** Whether the endpoint is still registered: a removed one's deliveries are forgotten. */
+  registered(endpoint: Endpoint): boolean
   /** Whether `bytes` more fit in the memory budget. */
   fits(bytes: number): boolean
   maxQueuedPerKey?: number
@@ -180,6 +182,10 @@ export function createDispatcher(deps: DispatcherDeps) {
     const owner = laneKey.get(lane)
     if (!owner || keys.get(owner.apiKey) !== owner.queues) return
     const d = lane.ready.shift() as Delivery
+    if (!deps.registered(d.endpoint)) {
+      release(owner.queues, d)
+      return pump(lane)
+    }
     lane.busy = true
     inFlight++
     void attempt(d, owner.queues).finally(() => {

@@ -59,6 +59,7 @@ export function createWebhooks(deps: WebhooksDeps) {
     logger: deps.logger,
     clockOf: (apiKey) => deps.environment(apiKey)?.clock,
     fits: (bytes) => deps.budget.fits(bytes),
+    registered: (endpoint) => endpoints.get(endpoint.id) === endpoint,
   })
   deps.budget.compute('webhooks', () => log.bytes() + dispatcher.bytes())
   const scopes = new Map<string, ScopeIds>()
