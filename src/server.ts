@@ -67,6 +67,8 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
       closing ??= new Promise<void>((resolve) => {
         // Event streams and held requests would keep the server open: they end now.
         mock.state.events.emit({ type: 'closing' })
+        // Webhook attempts in flight (a hung handler holds one for 15 s) end now.
+        mock.state.webhooks.close()
         const http = server as Server
         // A keep-alive connection goes idle once its in-flight response is sent: close it then.
         const sweep = setInterval(() => http.closeIdleConnections(), 25)

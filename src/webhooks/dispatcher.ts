@@ -64,6 +64,8 @@ export interface DispatcherDeps {
   registered(endpoint: Endpoint): boolean
   /** Whether `bytes` more fit in the memory budget. */
   fits(bytes: number): boolean
+  /** Told whenever what waits or the log changes size (the memory budget's count). */
+  changed(): void
   maxQueuedPerKey?: number
   timeoutMs?: number
 }
@@ -83,6 +85,8 @@ export function createDispatcher(deps: DispatcherDeps) {
   const maxQueued = deps.maxQueuedPerKey ?? MAX_QUEUED_PER_KEY
   let inFlight = 0
   let queuedBytes = 0
+  /** Aborts every attempt in flight when the mock closes. */
+  const closing = new AbortController()
 
   function queuesOf(apiKey: string): KeyQueues | undefined {
     let queues = keys.get(apiKey)
@@ -96,7 +100,7 @@ export function createDispatcher(deps: DispatcherDeps) {
 
   function record(d: Delivery, fields: Partial<Parameters<DeliveryLog['add']>[0]>) {
     const clock = keys.get(d.apiKey)?.clock ?? deps.clockOf(d.apiKey)
-    return deps.log.add({
+    const entry = deps.log.add({
       at: new Date().toISOString(),
       clockAt: (clock?.now() ?? new Date()).toISOString(),
       apiKey: d.apiKey,
@@ -112,6 +116,8 @@ export function createDispatcher(deps: DispatcherDeps) {
       body: d.body,
       ...fields,
     })
+    deps.changed()
+    return entry
   }
 
   /** Logged once while the key's queue stays full: a dead endpoint must not flood the log. */
@@ -164,6 +170,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     queues.waiting++
     queues.bytes += bytesOf(d)
     queuedBytes += bytesOf(d)
+    deps.changed()
   }
 
   function release(queues: KeyQueues, d: Delivery) {
@@ -171,6 +178,7 @@ export function createDispatcher(deps: DispatcherDeps) {
     queues.warned = false
     queues.bytes -= bytesOf(d)
     queuedBytes -= bytesOf(d)
+    deps.changed()
   }
 
   function pump(lane: Lane) {
@@ -209,7 +217,10 @@ export function createDispatcher(deps: DispatcherDeps) {
       const res = await fetch(d.endpoint.url, {
         method: 'POST',
         redirect: 'manual',
-        signal: AbortSignal.timeout(deps.timeoutMs ?? ATTEMPT_TIMEOUT_MS),
+        signal: AbortSignal.any([
+          AbortSignal.timeout(deps.timeoutMs ?? ATTEMPT_TIMEOUT_MS),
+          closing.signal,
+        ]),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Svix-Webhooks/1.0 (novu-mock)',
@@ -225,8 +236,8 @@ export function createDispatcher(deps: DispatcherDeps) {
     } catch (failure) {
       error = describe(failure, deps.timeoutMs ?? ATTEMPT_TIMEOUT_MS)
     }
-    // A reset dropped the key's queues while the attempt ran: nothing more to do or log.
-    if (keys.get(d.apiKey) !== queues) return
+    // A reset dropped the key's queues while the attempt ran, or the mock closed: nothing more.
+    if (keys.get(d.apiKey) !== queues || closing.signal.aborted) return
     const ok = status !== null && status >= 200 && status < 300
     if (!ok && error === undefined) error = `the endpoint answered ${status}`
     d.endpoint.lastAttempt = { at: new Date().toISOString(), status, ok }
@@ -289,6 +300,11 @@ export function createDispatcher(deps: DispatcherDeps) {
     scheduled: (apiKey: string) => keys.get(apiKey)?.retries.size() ?? 0,
     bytes: () => queuedBytes,
     inFlight: () => inFlight,
+    /** Ends every attempt in flight and every timer: the mock is closing. */
+    close() {
+      closing.abort()
+      for (const queues of keys.values()) if (queues.timer) clearTimeout(queues.timer)
+    },
     /** Forgets a key's deliveries (or every key's); attempts in flight end unrecorded. */
     reset(apiKey?: string) {
       for (const [key, queues] of keys) {
@@ -298,6 +314,7 @@ export function createDispatcher(deps: DispatcherDeps) {
         queuedBytes -= queues.bytes
         keys.delete(key)
       }
+      deps.changed()
     },
   }
 }

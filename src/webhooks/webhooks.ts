@@ -60,8 +60,8 @@ export function createWebhooks(deps: WebhooksDeps) {
     clockOf: (apiKey) => deps.environment(apiKey)?.clock,
     fits: (bytes) => deps.budget.fits(bytes),
     registered: (endpoint) => endpoints.get(endpoint.id) === endpoint,
+    changed: () => deps.budget.set('webhooks', log.bytes() + dispatcher.bytes()),
   })
-  deps.budget.compute('webhooks', () => log.bytes() + dispatcher.bytes())
   const scopes = new Map<string, ScopeIds>()
   let pending: Pending[] = []
   let flushing = false
@@ -189,6 +189,7 @@ export function createWebhooks(deps: WebhooksDeps) {
     sinkFor,
     identifierOf,
     addEndpoint: (input: EndpointInput, apiKey?: string) => addEndpoint(input, apiKey, 'admin'),
+    close: () => dispatcher.close(),
     /** After an answer: what the request built goes out once it is written. */
     afterAnswer() {
       if (!pending.length || flushing) return
@@ -218,8 +219,8 @@ export function createWebhooks(deps: WebhooksDeps) {
       endpoints.clear()
       scopes.clear()
       pending = []
-      dispatcher.reset()
       log.clear()
+      dispatcher.reset()
       declare(declared)
     },
     /** A key's endpoints, deliveries and ids back to the scenario's. */
@@ -227,8 +228,8 @@ export function createWebhooks(deps: WebhooksDeps) {
       endpoints.removeKey(apiKey)
       scopes.delete(apiKey)
       pending = pending.filter((p) => p.env.apiKey !== apiKey)
-      dispatcher.reset(apiKey)
       log.clear(apiKey)
+      dispatcher.reset(apiKey)
       declare(declared, apiKey)
     },
   }
