@@ -103,6 +103,7 @@ export function createState(
     logger,
     budget: environments.budget,
     environment: (apiKey) => environments.peek(apiKey),
+    recorded: (delivery) => events.emit({ type: 'webhook', delivery }),
   })
   webhooks.load(scenario.webhooks)
   const rules = createRuleSet({

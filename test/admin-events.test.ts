@@ -3,6 +3,7 @@ import { startMock, type RunningMock } from '../src/server.js'
 import { createMock } from '../src/mock.js'
 import { MAX_EVENT_CLIENTS, MAX_QUEUED_EVENTS } from '../src/admin/events.routes.js'
 import { GENERAL_GROUP_ID } from './trigger-helpers.js'
+import { startReceiver } from './webhook-receiver.js'
 
 let mock: RunningMock
 beforeAll(async () => {
@@ -160,4 +161,20 @@ test('a client that does not read is cut off with an overflow event, not buffere
     new RegExp(`^id: \\d+\\nevent: overflow\\ndata: {"maxQueuedEvents":${MAX_QUEUED_EVENTS}}$`)
   )
   expect(state.events.active).toBe(false)
+})
+
+test('each webhook delivery attempt is sent as a webhook event, the key redacted', async () => {
+  const receiver = await startReceiver()
+  const stream = await openStream(mock.url)
+  try {
+    const apiKey = 'events-webhook-key'
+    const endpoint = await mock.admin.addWebhook({ url: receiver.url }, apiKey)
+    await mock.admin.testWebhook(endpoint.id)
+    const { data } = await stream.next((e) => e.event === 'webhook')
+    expect(data).toMatchObject({ type: 'message.sent', endpointId: endpoint.id, attempt: 1 })
+    expect(data.apiKey).not.toBe(apiKey)
+  } finally {
+    stream.close()
+    await receiver.close()
+  }
 })

@@ -1,3 +1,5 @@
+import type { DeliveryRecord } from '../webhooks/delivery-log.js'
+
 /**
  * What happens in the control plane, for whoever listens: the event stream
  * (`GET /__admin/events`), a test waiting for a message, the dashboard. With no listener an
@@ -8,6 +10,8 @@ export type ControlEvent =
   | { type: 'request'; id: number }
   | { type: 'rules' }
   | { type: 'reset'; apiKey?: string }
+  /** A webhook delivery attempt, or a delivery dropped. */
+  | { type: 'webhook'; delivery: DeliveryRecord }
   /** The server is closing: streams end, held requests answer. */
   | { type: 'closing' }
 

@@ -1,4 +1,5 @@
 import { httpError } from '../errors.js'
+import { deliveryView } from '../webhooks/delivery-log.js'
 import { redactKey } from '../http/redact.js'
 import { defineRoute, type AnyRoute } from '../http/route.js'
 import type { MockState } from '../state.js'
@@ -32,6 +33,8 @@ function payloadOf(state: State, event: ControlEvent): unknown {
       const [entry] = state.journal.list({ limit: 1 })
       return entry?.id === event.id ? entry : undefined
     }
+    case 'webhook':
+      return deliveryView(event.delivery)
     case 'reset':
       return event.apiKey === undefined ? {} : { apiKey: redactKey(event.apiKey) }
     default:
@@ -42,7 +45,8 @@ function payloadOf(state: State, event: ControlEvent): unknown {
 /**
  * The control plane as a server-sent event stream: `request` (a journal entry, as
  * `GET /__admin/requests` shows it), `message` (as `GET /__admin/messages` shows it), `rules`
- * (the rules changed), `reset` (a reset, a scenario load or a state import). Nothing listens to
+ * (the rules changed), `reset` (a reset, a scenario load or a state import), `webhook` (a
+ * delivery attempt, as `GET /__admin/webhooks/deliveries` shows it). Nothing listens to
  * the mock while no stream is open; each stream is bounded, and so is their number.
  */
 export function eventRoutes(state: State): AnyRoute[] {
@@ -102,7 +106,7 @@ export function eventRoutes(state: State): AnyRoute[] {
       tags: ['admin'],
       auth: 'admin',
       responses: {
-        200: { description: 'text/event-stream; events request, message, rules, reset, overflow' },
+        200: { description: 'text/event-stream; events request, message, rules, reset, webhook, overflow' },
         429: { description: `${MAX_EVENT_CLIENTS} streams are open already` },
       },
       handler(c) {

@@ -1,7 +1,7 @@
 import type { Logger } from '../log.js'
 import { createDueQueue } from '../resources/notifications/due-queue.js'
 import type { MovableClock } from '../tenancy/clock.js'
-import type { DeliveryLog } from './delivery-log.js'
+import type { DeliveryLog, DeliveryRecord } from './delivery-log.js'
 import type { Endpoint } from './endpoints.js'
 import { signPayload } from './signer.js'
 import { redactKey } from '../http/redact.js'
@@ -66,6 +66,8 @@ export interface DispatcherDeps {
   fits(bytes: number): boolean
   /** Told whenever what waits or the log changes size (the memory budget's count). */
   changed(): void
+  /** Told of each attempt logged (the control plane's event stream). */
+  recorded?(record: DeliveryRecord): void
   maxQueuedPerKey?: number
   timeoutMs?: number
 }
@@ -117,6 +119,7 @@ export function createDispatcher(deps: DispatcherDeps) {
       ...fields,
     })
     deps.changed()
+    deps.recorded?.(entry)
     return entry
   }
 

@@ -7,7 +7,7 @@ import { createIdFactory, type IdFactory } from '../tenancy/ids.js'
 import { createRng, type Rng } from '../tenancy/prng.js'
 import { httpError } from '../errors.js'
 import type { Obj } from '../objects.js'
-import { createDeliveryLog } from './delivery-log.js'
+import { createDeliveryLog, type DeliveryRecord } from './delivery-log.js'
 import { createDispatcher } from './dispatcher.js'
 import { createEndpointStore, MAX_ENDPOINTS_PER_SCOPE, type Endpoint } from './endpoints.js'
 import { objectOf, type WebhookEventType } from './event-types.js'
@@ -40,6 +40,8 @@ export interface WebhooksDeps {
   /** The scenario's clock: global endpoints are dated by it. */
   now(): Date
   logger: Logger
+  /** Told of each attempt logged. */
+  recorded?(record: DeliveryRecord): void
   budget: MemoryBudget
   /** The key's live environment, if it has one. */
   environment(apiKey: string): Environment | undefined
@@ -60,6 +62,7 @@ export function createWebhooks(deps: WebhooksDeps) {
     clockOf: (apiKey) => deps.environment(apiKey)?.clock,
     fits: (bytes) => deps.budget.fits(bytes),
     registered: (endpoint) => endpoints.get(endpoint.id) === endpoint,
+    ...(deps.recorded ? { recorded: deps.recorded } : {}),
     changed: () => deps.budget.set('webhooks', log.bytes() + dispatcher.bytes()),
   })
   const scopes = new Map<string, ScopeIds>()

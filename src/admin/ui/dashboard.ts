@@ -119,7 +119,8 @@ export function page(c: Context, state: MockState): Response | Promise<Response>
           <strong>novu-mock</strong>
           <nav>
             <a href="#outbox">Outbox</a><a href="#journal">Journal</a
-            ><a href="#environments">Environments</a><a href="#rules">Chaos rules</a>
+            ><a href="#environments">Environments</a><a href="#rules">Chaos rules</a
+            ><a href="#webhooks">Webhooks</a>
           </nav>
           <span class="meta"
             >scenario <b>${state.scenario.name}</b> · ${state.generation().name} · v${VERSION}

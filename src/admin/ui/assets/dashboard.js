@@ -765,11 +765,105 @@ function rulesView(root) {
 
 /* ------------------------------------------------------------------ shell */
 
+/* ------------------------------------------------------------------ webhooks */
+
+/** The CSS class of an outcome, as the journal colours statuses. */
+const OUTCOME_CLASS = { delivered: 's2', retrying: 's4', failed: 's5', dropped: 's5' }
+
+function webhooksView(root) {
+  const form = h(
+    'form',
+    { className: 'filters', onsubmit: (e) => e.preventDefault() },
+    field('Type', h('input', { name: 'type', placeholder: 'message.sent' })),
+    field(
+      'Outcome',
+      select('status', [
+        ['', 'any'],
+        ...['delivered', 'retrying', 'failed', 'dropped'].map((o) => [o, o]),
+      ])
+    )
+  )
+  const rows = h('tbody')
+  const note = h('p', { className: 'note' })
+  const detail = h('section', { className: 'detail', hidden: true })
+  root.replaceChildren(
+    h('h2', {}, 'Webhooks'),
+    form,
+    h(
+      'div',
+      { className: 'split' },
+      h(
+        'section',
+        { className: 'list' },
+        table(
+          'webhooks-table',
+          ['Time', 'Type', 'Endpoint', 'Attempt', 'Outcome', 'Key', 'Duration'],
+          rows
+        ),
+        note
+      ),
+      detail
+    )
+  )
+  const filters = () => Object.fromEntries(new FormData(form))
+
+  async function load() {
+    try {
+      const page = await api(`/__admin/webhooks/deliveries?${query({ ...filters(), limit: 200 })}`)
+      rows.replaceChildren(
+        ...(page.data.length
+          ? page.data.map((d) =>
+              h(
+                'tr',
+                { tabindex: 0, onclick: () => open(d) },
+                timeCell(d.at),
+                cell(d.type, 'mono'),
+                cell(d.url, 'mono wide'),
+                cell(String(d.attempt)),
+                h(
+                  'td',
+                  {},
+                  h(
+                    'span',
+                    { className: `status ${OUTCOME_CLASS[d.outcome] ?? ''}` },
+                    d.status === null ? d.outcome : `${d.outcome} ${d.status}`
+                  )
+                ),
+                cell(d.apiKey, 'mono'),
+                cell(`${d.durationMs} ms`, 'nowrap')
+              )
+            )
+          : [empty(7, 'No deliveries yet: add an endpoint (POST /__admin/webhooks) and trigger.')])
+      )
+      note.textContent = `${page.data.length} of ${page.totalCount} (the log keeps ${page.capacity})`
+    } catch (e) {
+      showError(note, e)
+    }
+  }
+
+  function open(d) {
+    detail.hidden = false
+    detail.replaceChildren(
+      closeButton(detail),
+      h('h3', {}, `${d.type} → ${d.url}`),
+      h('p', {}, d.error ?? ''),
+      h('h4', {}, `Body${d.bodyTruncated ? ' (first 16 kB)' : ''}`),
+      h('pre', {}, d.body),
+      h('h4', {}, 'Attempt'),
+      h('pre', {}, pretty({ ...d, body: undefined }))
+    )
+  }
+
+  form.addEventListener('input', debounce(load, 200))
+  return liveView(load, 150, ['webhook', 'reset'])
+}
+
 const VIEWS = {
   outbox: outboxView,
   journal: journalView,
   environments: environmentsView,
   rules: rulesView,
+  webhooks: webhooksView,
 }
 let current
 
@@ -785,7 +879,7 @@ function listen() {
   const source = new EventSource('/__admin/events')
   source.onopen = () => live.classList.add('on')
   source.onerror = () => live.classList.remove('on')
-  for (const type of ['request', 'message', 'rules', 'reset'])
+  for (const type of ['request', 'message', 'rules', 'reset', 'webhook'])
     source.addEventListener(type, () => current?.onEvent(type))
 }
 
