@@ -106,7 +106,10 @@ export function eventRoutes(state: State): AnyRoute[] {
       tags: ['admin'],
       auth: 'admin',
       responses: {
-        200: { description: 'text/event-stream; events request, message, rules, reset, webhook, overflow' },
+        200: {
+          description:
+            'text/event-stream; events request, message, rules, reset, webhook, overflow',
+        },
         429: { description: `${MAX_EVENT_CLIENTS} streams are open already` },
       },
       handler(c) {
