@@ -4,7 +4,7 @@ import { defineRoute, type AnyRoute } from '../http/route.js'
 import { json } from '../http/respond.js'
 import type { MockState } from '../state.js'
 
-type State = Pick<MockState, 'environments'>
+type State = Pick<MockState, 'environments' | 'webhooks'>
 import type { Environment } from '../tenancy/environment.js'
 import { isMovable } from '../tenancy/clock.js'
 import { environmentFor } from './state.routes.js'
