@@ -90,6 +90,14 @@ const table = (id, headings, rows) =>
     rows
   )
 
+/** A view's frame: its title and filters over a list, with a detail pane beside it. */
+const splitView = (root, title, form, list, detail) =>
+  root.replaceChildren(
+    h('h2', {}, title),
+    form,
+    h('div', { className: 'split' }, h('section', { className: 'list' }, ...list), detail)
+  )
+
 /** Loads now, then again (debounced) on the control-plane events named, while `when` holds. */
 function liveView(load, ms, types, when = () => true) {
   const refresh = debounce(load, ms)
@@ -357,24 +365,15 @@ function journalView(root) {
   const rows = h('tbody')
   const more = h('div', { className: 'pager' })
   const detail = h('section', { className: 'detail', hidden: true })
-  root.replaceChildren(
-    h('h2', {}, 'Journal'),
+  splitView(
+    root,
+    'Journal',
     form,
-    h(
-      'div',
-      { className: 'split' },
-      h(
-        'section',
-        { className: 'list' },
-        table(
-          'journal-table',
-          ['Time', 'Method', 'Path', 'Status', 'Key', 'Rule', 'Latency'],
-          rows
-        ),
-        more
-      ),
-      detail
-    )
+    [
+      table('journal-table', ['Time', 'Method', 'Path', 'Status', 'Key', 'Rule', 'Latency'], rows),
+      more,
+    ],
+    detail
   )
   const filters = () => Object.fromEntries(new FormData(form))
 
@@ -786,24 +785,19 @@ function webhooksView(root) {
   const rows = h('tbody')
   const note = h('p', { className: 'note' })
   const detail = h('section', { className: 'detail', hidden: true })
-  root.replaceChildren(
-    h('h2', {}, 'Webhooks'),
+  splitView(
+    root,
+    'Webhooks',
     form,
-    h(
-      'div',
-      { className: 'split' },
-      h(
-        'section',
-        { className: 'list' },
-        table(
-          'webhooks-table',
-          ['Time', 'Type', 'Endpoint', 'Attempt', 'Outcome', 'Key', 'Duration'],
-          rows
-        ),
-        note
+    [
+      table(
+        'webhooks-table',
+        ['Time', 'Type', 'Endpoint', 'Attempt', 'Outcome', 'Key', 'Duration'],
+        rows
       ),
-      detail
-    )
+      note,
+    ],
+    detail
   )
   const filters = () => Object.fromEntries(new FormData(form))
 
