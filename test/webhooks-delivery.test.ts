@@ -186,3 +186,18 @@ test('the log filters attempts by type and endpoint', async () => {
     await receiver.close()
   }
 })
+
+test("a per-key reset clears the key's delivery log", async () => {
+  const receiver = await startReceiver()
+  try {
+    const apiKey = 'webhooks-reset-log'
+    await addEndpoint(apiKey, { url: receiver.url, events: ['message.sent'] })
+    await triggerWelcome(mock.url, apiKey)
+    await mock.admin.waitForDeliveries({ apiKey })
+    await mock.admin.reset(apiKey)
+    expect(await mock.admin.webhookDeliveries({ apiKey })).toEqual([])
+    expect(await mock.admin.webhooks(apiKey)).toEqual([])
+  } finally {
+    await receiver.close()
+  }
+})

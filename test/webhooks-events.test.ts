@@ -206,3 +206,25 @@ test.each(['2026-08', '2024-10'] as const)(
     }
   }
 )
+
+test.each([
+  ['2026-08', true],
+  ['2024-10', false],
+] as const)(
+  '%s: an in-app step sends message.sent then message.delivered (deliveredAt: %s)',
+  async (generation, delivered) => {
+    const s = await subscribe(generation, ['message.sent', 'message.delivered'])
+    try {
+      expect((await triggerWelcome(s.mock.url, s.apiKey)).status).toBe(201)
+      const events = await s.receive(2)
+      expect(events.map((e) => e.type)).toEqual(['message.sent', 'message.delivered'])
+      expect(events[0]?.data.object).toMatchObject({
+        channel: 'in_app',
+        workflowId: 'welcome-email',
+      })
+      expect('deliveredAt' in (events[1]?.data.object ?? {})).toBe(delivered)
+    } finally {
+      await s.close()
+    }
+  }
+)
