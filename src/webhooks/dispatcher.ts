@@ -185,7 +185,7 @@ export function createDispatcher(deps: DispatcherDeps) {
   }
 
   function pump(lane: Lane) {
-    if (lane.busy || !lane.ready.length) return
+    if (lane.busy || !lane.ready.length || closing.signal.aborted) return
     if (inFlight >= MAX_CONCURRENT_ATTEMPTS) {
       blocked.add(lane)
       return
