@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest'
 import { createLogger } from '../log.js'
-import { createMemoryBudget, MB } from '../memory/budget.js'
+import { createMemoryBudget } from '../memory/budget.js'
 import { createClock } from '../tenancy/clock.js'
 import { startReceiver } from '../../test/webhook-receiver.js'
 import { createDeliveryLog } from './delivery-log.js'
