@@ -175,3 +175,21 @@ test('the delivery log refuses an unknown status filter with 400', async () => {
     'an outcome (delivered, retrying, failed, dropped)'
   )
 })
+
+test('an endpoint with 200,000 event types answers 400 naming the bound, not each item', async () => {
+  const { app } = createMock({ apiGeneration: '2024-10' })
+  const events = Array.from({ length: 200_000 }, (_, i) => `bad-${i}`)
+  const res = await app.request('/__admin/webhooks', post({ url: URL_A, events }))
+  expect(res.status).toBe(400)
+  expect((await read(res)).message).toEqual(['events: Too big: expected array to have <=32 items'])
+})
+
+test('a secret nested 100,000 levels deep answers 400, not a crash', async () => {
+  const { app } = createMock({ apiGeneration: '2024-10' })
+  const nested = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)
+  const res = await app.request('/__admin/webhooks', post(`{"url":"${URL_A}","secret":${nested}}`))
+  expect(res.status).toBe(400)
+  expect((await read(res)).message).toEqual([
+    'secret: Invalid input: expected string, received object',
+  ])
+})
