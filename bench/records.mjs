@@ -73,6 +73,14 @@ export async function storeRecords(mock, kind, warm = 1) {
     more = async (n) => {
       for (let i = 0; i < n; i++) await send(app, 'POST', path, subscriberBody(next++))
     }
+  } else if (kind === 'topic') {
+    // A topic as a test creates it: a key and a name, no subscribers.
+    more = async (n) => {
+      for (let i = 0; i < n; i++) {
+        const at = next++
+        await send(app, 'POST', '/v1/topics', { key: `bench-topic-${at}`, name: `Topic ${at}` })
+      }
+    }
   } else if (kind === 'message') {
     const created = JSON.parse(await send(app, 'POST', '/v1/workflows', TRIGGER_WORKFLOW))
     const name = created.data.triggers[0].identifier
