@@ -35,7 +35,8 @@ async function mockFor(generation, journalSize = 0) {
 /** Heap and budget per record of a kind the routes store (records.mjs). */
 async function stored(kind, count, generation) {
   const mock = await mockFor(generation)
-  const records = await storeRecords(mock, kind, 100)
+  // Past the 256 workflows the hydrated-workflow cache keeps (the caches are counted apart).
+  const records = await storeRecords(mock, kind, 300)
   const before = held()
   const counted = mock.state.environments.footprint(KEY)
   await records.more(count)

@@ -21,6 +21,11 @@ export interface AppEnv {
     responseText?: string
     /** The latency chaos added before the route ran. */
     delayMs?: number
+    /**
+     * What a write keeps, measured from what its route stored, when that is truer than the
+     * estimate of its body (a workflow kept as a shared frame; memory/write-budget.ts).
+     */
+    keptBytes?: number
     /** What the mock, as upstream, dropped or changed of what the client sent (journal/notes.ts). */
     notes?: string[]
   }

@@ -15,7 +15,7 @@ export interface CacheStats {
   kind: 'bounded' | 'weak'
   /** Entries held; for a weak cache, those stored since it was last emptied (some may be collected). */
   entries: number
-  /** Bytes held, keys included: an estimate; 0 for a weak cache, whose entries are counted with their keys' owners. */
+  /** Bytes held, keys included: an estimate (for a weak cache, of the entries stored since it was emptied). */
   bytes: number
   maxEntries: number | null
   maxBytes: number | null
@@ -245,23 +245,33 @@ export class BoundedCache<K, V> {
 const hitRate = (hits: number, misses: number) =>
   hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 1000) / 1000
 
+/** A WeakMap entry: its slot in V8's table of weak pairs. */
+const WEAK_ENTRY_BYTES = 48
+
 /**
  * A cache by the identity of its keys, which hold its entries alive: what is worked out once
- * for an object (a workflow's list of steps, a store) goes with it.
+ * for an object (a workflow's list of steps, a store) goes with it. Its bytes are those of the
+ * entries stored since it was last emptied: entries whose keys were collected stay counted
+ * until then, and the memory budget empties every cache before it refuses work.
  */
 export class WeakCache<K extends object, V> {
   private map = new WeakMap<K, V>()
   private stored = 0
+  private held = 0
   private hits = 0
   private misses = 0
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    /** The value's bytes beside its entry; 0 by default. */
+    private readonly sizeOf?: (value: V) => number
+  ) {
     register(name, {
       stats: () => ({
         name,
         kind: 'weak',
         entries: this.stored,
-        bytes: 0,
+        bytes: this.held,
         maxEntries: null,
         maxBytes: null,
         hits: this.hits,
@@ -271,6 +281,10 @@ export class WeakCache<K extends object, V> {
       clear: () => this.clear(),
       release: (scope) => this.delete(scope as K),
     })
+  }
+
+  private bytesOf(value: V) {
+    return WEAK_ENTRY_BYTES + (this.sizeOf?.(value) ?? 0)
   }
 
   get(key: K): V | undefined {
@@ -283,7 +297,10 @@ export class WeakCache<K extends object, V> {
 
   set(key: K, value: V): V {
     if (!enabled) return value
-    if (!this.map.has(key)) this.stored++
+    const before = this.map.get(key)
+    if (before === undefined) this.stored++
+    else this.held -= this.bytesOf(before)
+    this.held += this.bytesOf(value)
     this.map.set(key, value)
     return value
   }
@@ -294,12 +311,16 @@ export class WeakCache<K extends object, V> {
   }
 
   delete(key: K) {
-    if (this.map.delete(key)) this.stored = Math.max(0, this.stored - 1)
+    const value = this.map.get(key)
+    if (value === undefined || !this.map.delete(key)) return
+    this.stored = Math.max(0, this.stored - 1)
+    this.held = Math.max(0, this.held - this.bytesOf(value))
   }
 
   clear() {
     this.map = new WeakMap()
     this.stored = 0
+    this.held = 0
   }
 }
 

@@ -111,6 +111,8 @@ export function createState(
     maxRules: options.maxRules,
   })
   rules.resetTo(scenario.rules)
+  const journal = createJournal(options.journalSize)
+  environments.budget.compute('journal', journal.heldBytes)
   const state: MockState = {
     options,
     logger,
@@ -118,7 +120,7 @@ export function createState(
     environments,
     scenario,
     startedAt: Date.now(),
-    journal: createJournal(options.journalSize),
+    journal,
     rules,
     webhooks,
     events,

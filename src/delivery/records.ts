@@ -4,6 +4,7 @@ import type { Subscriber } from '../resources/subscribers/subscribers.store.js'
 import type { Job, Notification } from '../resources/notifications/notifications.store.js'
 import { isObj, type Obj } from '../objects.js'
 import { WeakCache } from '../cache.js'
+import { jsonHeapBytes } from '../memory/estimate.js'
 
 /**
  * The notification and job documents a trigger keeps, their fields in the order upstream's
@@ -137,7 +138,7 @@ export const newJob = (
  * The synthetic trigger job's step, the same for every trigger of a workflow in an environment:
  * made once and shared (no writer changes a job's step in place; a delay's replaces it).
  */
-const triggerSteps = new WeakCache<Workflow, Obj>('trigger steps by workflow')
+const triggerSteps = new WeakCache<Workflow, Obj>('trigger steps by workflow', jsonHeapBytes)
 export function triggerStep(env: Environment, workflow: Workflow): Obj {
   const found = triggerSteps.get(workflow) as
     { _templateId: string; template: Record<string, string> } | undefined

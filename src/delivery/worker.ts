@@ -121,23 +121,20 @@ function broadcastRecipients(
 }
 
 /**
- * What one notification with its jobs and messages keeps, measured on Node 20 and rounded up by
- * a quarter (3.6 kB a recipient with one step, 4.8 kB with two, 7.6 kB with four), plus each
- * message's texts at their templates' length: the budget refuses a trigger it cannot hold
- * before anything is written. What a message renders beyond its template is counted as it is
- * stored (trigger-scope.ts). Since the records are built by constructors (records.ts) and
- * their indexes made on demand, two steps take 3.7 kB: the figures stay, as a ceiling.
+ * What one notification and each of its jobs keep, measured with bench/budget.mjs on Node 20
+ * (a notification and three jobs: 2.8 kB) and rounded up by a tenth; each message adds its own
+ * figure and its step's texts (trigger-scope.ts). The budget refuses a trigger it cannot hold
+ * before anything is written; what a message renders beyond its template, and each subscriber
+ * the trigger creates, is counted as it is stored.
  */
-const NOTIFICATION_BYTES = 1_500
-const JOB_BYTES = 900
+const NOTIFICATION_BYTES = 1_100
+const JOB_BYTES = 650
+/** The steps that store a message (one per subscriber; a further one per chat or push channel). */
+const MESSAGE_STEPS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
 
 function estimate(command: TriggerCommand, recipients: number): number {
-  const { active } = stepPlan(command.workflow)
-  const texts = active.reduce((sum, step) => sum + stepTextBytes(step), 0)
-  const perRecipient =
-    NOTIFICATION_BYTES + (active.length + 1) * (JOB_BYTES + MESSAGE_BYTES) + texts
   // The payload is kept once per trigger and shared by its records.
-  return jsonHeapBytes(command.payload) + recipients * perRecipient
+  return jsonHeapBytes(command.payload) + recipients * stepPlan(command.workflow).perRecipient
 }
 
 const DAY_MS = 86_400_000
@@ -148,13 +145,18 @@ interface StepPlan {
   /** Their channels, each once: every notification of the workflow shares the list. */
   channels: string[]
   hasTrigger: boolean
+  /** What each recipient's notification, jobs and messages keep (see `estimate`). */
+  perRecipient: number
 }
 
 /**
  * What a workflow's steps make of each trigger, worked out once per list of steps (a change to
  * a workflow replaces its list; no writer changes a step's `active` or type in place).
  */
-const plans = new WeakCache<readonly WorkflowStep[], StepPlan>('step plans by workflow')
+const plans = new WeakCache<readonly WorkflowStep[], StepPlan>(
+  'step plans by workflow',
+  (plan) => 160 + 8 * (plan.active.length + plan.channels.length)
+)
 function stepPlan(workflow: Workflow): StepPlan {
   let plan = plans.get(workflow.steps)
   if (plan) return plan
@@ -166,7 +168,10 @@ function stepPlan(workflow: Workflow): StepPlan {
     if (type === 'trigger') hasTrigger = true
     else if (!channels.includes(type)) channels.push(type)
   }
-  plan = { active, channels, hasTrigger }
+  let perRecipient = NOTIFICATION_BYTES + (active.length + (hasTrigger ? 0 : 1)) * JOB_BYTES
+  for (const step of active)
+    if (MESSAGE_STEPS.has(step.template.type)) perRecipient += MESSAGE_BYTES + stepTextBytes(step)
+  plan = { active, channels, hasTrigger, perRecipient }
   plans.set(workflow.steps, plan)
   return plan
 }
@@ -314,7 +319,7 @@ export function runTrigger(env: Environment, command: TriggerCommand): void {
     command.addressing === 'broadcast'
       ? broadcastRecipients(env, rules, actorId)
       : multicastRecipients(env, rules, command, actorId)
-  const bytes = estimate(command, (recipients?.length ?? 0) + 1)
+  const bytes = estimate(command, recipients?.length ?? 0)
   env.memory.admit(bytes, 'the records this trigger creates')
   const scope = new TriggerScope(env, bytes)
   // What the trigger renders is counted as it is stored (trigger-scope.ts): a refusal on the

@@ -8,6 +8,8 @@ import { generationOf } from '../http/render-error.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { EntrySource, JournalEntry } from './journal.js'
 import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
+import { textBytes } from '../cache.js'
+import { jsonHeapBytes } from '../memory/estimate.js'
 
 export const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
@@ -232,5 +234,13 @@ export function recordRequest(
   texts[HEADERS_TEXT] = typeof headers === 'string' ? headers : undefined
   texts[KEY_TEXT] = key
   texts[BODY_TEXT] = raw === undefined ? undefined : bodyHead(raw)
-  return state.journal.recordReusing(facts, { longAnswer: head.long, texts, keyText: KEY_TEXT })
+  // What the builder holds: the answer's head (shared when a cached page), copied headers.
+  let heldBytes = head.kept === undefined ? 0 : 24 + textBytes(head.kept)
+  if (typeof headers !== 'string') heldBytes += jsonHeapBytes(headers)
+  return state.journal.recordReusing(facts, {
+    longAnswer: head.long,
+    texts,
+    keyText: KEY_TEXT,
+    heldBytes,
+  })
 }

@@ -1,6 +1,8 @@
 import { pathMatcher } from '../http/path-pattern.js'
 import type { Outcome } from '../chaos/rules.schemas.js'
 import { RESPONSE_HEAD_BYTES } from './response-ids.js'
+import { jsonHeapBytes } from '../memory/estimate.js'
+import { textBytes } from '../cache.js'
 /** One recorded request and what the mock answered. */
 export interface JournalEntry {
   id: number
@@ -69,6 +71,8 @@ export interface Kept {
   texts?: (string | undefined)[]
   /** Which of the texts is the key (then `key` need not be given); compared on 256 characters. */
   keyText?: number
+  /** The heap the builder holds for this request beyond its own fields (texts, copied headers). */
+  heldBytes?: number
 }
 
 /**
@@ -88,6 +92,20 @@ class Slot {
   /** The texts, when they did not fit the region; else `inRegion`. */
   texts: (string | undefined)[] | undefined = undefined
   inRegion = false
+  /** The heap it holds beyond its fields and regions: its builder's texts, or its built entry. */
+  bytes = 0
+}
+
+/**
+ * A slot and its builder (two objects of a dozen fields each), and each one's texts, as the
+ * memory budget counts them: measured with bench/budget.mjs (460 bytes a GET through
+ * app.request, its headers copied), rounded up.
+ */
+const SLOT_BYTES = 360
+const textsHeap = (texts: readonly (string | undefined)[]) => {
+  let bytes = 16 + 8 * texts.length
+  for (const text of texts) if (text !== undefined) bytes += 24 + textBytes(text)
+  return bytes
 }
 
 /**
@@ -103,7 +121,7 @@ const MAX_KEY = 256
 const SLOTS_PER_CHUNK = 64
 const TEXT_BYTES = 1536
 const ABSENT = 0xffff
-function chunked(capacity: number, bytesPerSlot: number) {
+function chunked(capacity: number, bytesPerSlot: number, allocated: (bytes: number) => void) {
   const chunks: Buffer[] = []
   return (at: number) => {
     const index = Math.floor(at / SLOTS_PER_CHUNK)
@@ -111,15 +129,20 @@ function chunked(capacity: number, bytesPerSlot: number) {
     if (!chunk) {
       const slots = Math.min(SLOTS_PER_CHUNK, capacity - index * SLOTS_PER_CHUNK)
       chunks[index] = chunk = Buffer.allocUnsafeSlow(slots * bytesPerSlot)
+      allocated(chunk.length)
     }
     return { chunk, offset: (at % SLOTS_PER_CHUNK) * bytesPerSlot }
   }
 }
 
 function createRegions(capacity: number) {
-  const heads = chunked(capacity, RESPONSE_HEAD_BYTES)
-  const texts = chunked(capacity, TEXT_BYTES)
+  let allocated = 0
+  const count = (bytes: number) => (allocated += bytes)
+  const heads = chunked(capacity, RESPONSE_HEAD_BYTES, count)
+  const texts = chunked(capacity, TEXT_BYTES, count)
   return {
+    /** The bytes of every region allocated so far (outside the heap, in buffers). */
+    allocated: () => allocated,
     /** Writes the head of `text` (whole characters only); how many bytes it took. */
     writeHead(at: number, text: string): number {
       const { chunk, offset } = heads(at)
@@ -184,6 +207,13 @@ export function createJournal(capacity: number) {
   let total = 0
   let nextId = 1
   const regions = createRegions(capacity)
+  /** Slots made, and what they hold beyond their fields and regions (see `heldBytes`). */
+  let slotCount = 0
+  let outside = 0
+  function holds(slot: Slot, bytes: number) {
+    outside += bytes - slot.bytes
+    slot.bytes = bytes
+  }
 
   const textsOf = (slot: Slot) => (slot.inRegion ? regions.readTexts(slot.at) : slot.texts)
 
@@ -212,6 +242,7 @@ export function createJournal(capacity: number) {
       slot.headBytes = undefined
       slot.texts = undefined
       slot.inRegion = false
+      holds(slot, jsonHeapBytes(slot.entry))
     }
     return slot.entry
   }
@@ -261,7 +292,10 @@ export function createJournal(capacity: number) {
       const id = nextId++
       let slot = slots[next]
       const previous = slot && !slot.entry ? slot.source : undefined
-      if (!slot) slots[next] = slot = new Slot()
+      if (!slot) {
+        slots[next] = slot = new Slot()
+        slotCount++
+      }
       slot.id = id
       slot.source = make(previous)
       slot.entry = undefined
@@ -276,6 +310,7 @@ export function createJournal(capacity: number) {
         if (regions.writeTexts(next, kept.texts)) slot.inRegion = true
         else slot.texts = kept.texts
       }
+      holds(slot, (kept.heldBytes ?? 0) + (slot.texts ? textsHeap(slot.texts) : 0))
       next = (next + 1) % capacity
       total++
       return id
@@ -285,6 +320,11 @@ export function createJournal(capacity: number) {
     search,
     count: (filter: JournalFilter = {}) => select(filter).length,
     size: () => Math.min(total, capacity),
+    /**
+     * What the journal holds, as the memory budget counts it: its slots, their regions and
+     * what each keeps beside them. Bounded by `capacity` entries of JOURNAL_ENTRY_BYTES at most.
+     */
+    heldBytes: () => slotCount * SLOT_BYTES + regions.allocated() + outside,
     /** Removes every entry, or only those of one API key (the full key); returns how many went. */
     clear(filter: { apiKey?: string } = {}): number {
       const held = Math.min(total, capacity)
@@ -292,6 +332,8 @@ export function createJournal(capacity: number) {
         slots = new Array(capacity)
         next = 0
         total = 0
+        slotCount = 0
+        outside = 0
         return held
       }
       // Oldest first, the key's entries left out, then laid out again from slot 0.
@@ -308,6 +350,8 @@ export function createJournal(capacity: number) {
       kept.forEach((slot, i) => (slots[i] = slot))
       next = kept.length % capacity
       total = kept.length
+      slotCount = kept.length
+      outside = kept.reduce((sum, slot) => sum + slot.bytes, 0)
       return removed
     },
   }

@@ -88,7 +88,12 @@ export function createMemoryBudget(requestedMb: number, heapLimit?: number) {
     requestedMb,
     cappedByHeap,
     used: () => total,
-    get: (part: string) => parts.get(part) ?? 0,
+    /** A part's bytes, computed now when it is computed on demand. */
+    get(part: string) {
+      const compute = computed.get(part)
+      if (compute) set(part, compute())
+      return parts.get(part) ?? 0
+    },
     set,
     /** A part whose size is computed when the budget runs short (rules that expire by themselves). */
     compute(part: string, compute: () => number) {

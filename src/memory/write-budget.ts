@@ -29,15 +29,25 @@ export function admitWrite(state: State, c: Context<AppEnv>): CountedWrite | und
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return undefined
   const body = c.get('body')
   if (body === undefined) return undefined
+  const path = c.req.path
   const write =
-    method === 'POST'
-      ? created(estimateOf(body, c.req.path, c.get('rawBody')))
-      : updated(body, c.req.path)
+    method !== 'POST'
+      ? updated(body, path)
+      : TRIGGERS.test(path)
+        ? triggered(estimateOf(body, path, c.get('rawBody')))
+        : created(estimateOf(body, path, c.get('rawBody')))
   state.environments.budget.admit(write.bytes, 'this request')
   return write
 }
 
 const created = (bytes: number): CountedWrite => ({ bytes, kept: () => bytes })
+
+/**
+ * A trigger keeps none of its body as such: the records it makes count themselves, its payload
+ * with them (delivery/worker.ts). Its body still needs room while it is read and checked.
+ */
+const TRIGGERS = /^\/v[12]\/events\/trigger(\/|$)/
+const triggered = (bytes: number): CountedWrite => ({ bytes, kept: () => 0 })
 
 /**
  * The largest size written to each field of a record through its path, by environment: dropped
@@ -99,5 +109,6 @@ function estimateOf(body: unknown, path: string, raw: string | undefined): numbe
 /** Once the write answered: a success adds what it keeps to its environment's footprint. */
 export function keepWrite(state: State, c: Context<AppEnv>, status: number, write: CountedWrite) {
   const env = c.get('env')
-  if (env && status < 300) state.environments.grow(env.apiKey, write.kept(env))
+  if (env && status < 300)
+    state.environments.grow(env.apiKey, c.get('keptBytes') ?? write.kept(env))
 }

@@ -83,7 +83,7 @@ export function createEnvironments(initial: EnvironmentSource, options: Environm
     throw new Error(
       `--journal-size ${options.journalSize} keeps up to ${megabytes(journal)} of requests, over the memory budget of ${budget.described}: lower --journal-size or raise --max-memory-mb`
     )
-  budget.set('journal', journal)
+  // The journal counts what its entries hold (state.ts); at its largest it must fit.
   // The process-wide caches, emptied before the budget refuses work (cache.ts).
   budget.reclaimable('caches', cacheBytes, clearCaches)
   let source = initial

@@ -14,6 +14,7 @@ import {
   type Frame,
 } from './compact/compact-workflow.js'
 import { BoundedCache, identityOf } from '../cache.js'
+import { jsonHeapBytes } from '../memory/estimate.js'
 
 /**
  * A stored workflow: its document either as the object it was built as (scenario and imported
@@ -39,7 +40,15 @@ export interface Shape {
   readonly identifier?: number
   readonly plainSlots: ReadonlySet<number>
   readonly valueCount: number
+  /** The workflow whose compaction made it: the memory budget counts the frame with that one. */
+  readonly madeFor: string
 }
+
+/**
+ * What a stored workflow holds besides its values: its entry (an object of seven fields), the
+ * store's index entries by id and by trigger identifier. Measured with bench/budget.mjs.
+ */
+const STORED_BYTES = 400
 
 /**
  * Caches for the whole process (cache.ts), so that they do not grow with the number of
@@ -175,7 +184,7 @@ export function createWorkflowStore(initial: Workflow[]) {
     else identifiers.delete(id)
   }
 
-  function shapeOf(slotted: Slotted): Shape {
+  function shapeOf(slotted: Slotted, id: string): Shape {
     const frame = frameOf(slotted.marked, slotted)
     // By a digest of the text: the text itself would be a second copy of every frame.
     const key = createHash('sha1')
@@ -190,6 +199,7 @@ export function createWorkflowStore(initial: Workflow[]) {
         ...(slotted.identifier !== undefined ? { identifier: slotted.identifier } : {}),
         plainSlots: slotted.plainSlots,
         valueCount: slotted.values.length,
+        madeFor: id,
       }
       shapes.set(key, shape)
     }
@@ -225,7 +235,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       stored.values = recent.values
     } else {
       const slotted = markSlots(workflow)
-      stored.shape = shapeOf(slotted)
+      stored.shape = shapeOf(slotted, stored._id)
       stored.values = slotted.values
       notePattern(store, stored.shape, slotted)
     }
@@ -296,6 +306,18 @@ export function createWorkflowStore(initial: Workflow[]) {
       return stored ? hydrate(stored) : undefined
     },
     hasIdentifier: (identifier: string) => identifiers.has(identifier),
+    /**
+     * The heap a workflow kept as a frame holds: its values, its entry, and the frame when its
+     * compaction made it. Undefined for one kept as the object it was built as, which the
+     * estimate of its body counts (memory/estimate.ts).
+     */
+    keptBytes(id: string): number | undefined {
+      const stored = byId.get(id)
+      if (!stored?.shape || !stored.values) return undefined
+      const { frame, madeFor } = stored.shape
+      const frameBytes = madeFor === id ? jsonHeapBytes([frame.parts, frame.slots, frame.plain]) : 0
+      return STORED_BYTES + jsonHeapBytes(stored.values) + frameBytes
+    },
     /** Live workflows that have a trigger identifier (every live workflow has one). */
     liveCount: () => live,
     live: () =>

@@ -3,7 +3,7 @@ import { badRequest, httpError, InternalError, notFound } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json, jsonAnswer, jsonText, queryText } from '../../http/respond.js'
 import { cachedAnswer } from '../../http/answer-cache.js'
-import { WeakCache } from '../../cache.js'
+import { textBytes, WeakCache } from '../../cache.js'
 import type { Generation } from '../../generations/generation.js'
 import type { Environment } from '../../tenancy/environment.js'
 import {
@@ -20,7 +20,10 @@ import { castSubscriberIds, newTopic, upsertDefaultSubscriptions } from './membe
 
 // A stored topic is never changed (a write stores a new object), so neither is its JSON: a
 // topic's projection in its environment's generation is serialised once, and a write makes a new one.
-const topicTexts = new WeakCache<Topic, { rules: Generation['topics']; text: string }>('topic JSON')
+const topicTexts = new WeakCache<Topic, { rules: Generation['topics']; text: string }>(
+  'topic JSON',
+  ({ text }) => 64 + textBytes(text)
+)
 function topicJson(rules: Generation['topics'], topic: Topic): string {
   const found = topicTexts.get(topic)
   if (found?.rules === rules) return found.text

@@ -123,6 +123,8 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
       handler(c, { env, body }) {
         const workflowId = createWorkflow(env, body, prefix, c.get('rawBody'))
         emitWorkflow(env, 'workflow.created', env.workflows.get(workflowId))
+        const kept = env.workflows.keptBytes(workflowId)
+        if (kept !== undefined) c.set('keptBytes', kept)
         const identifier = env.workflows.get(workflowId)?.triggers[0]?.identifier
         const taken =
           identifier && takenNameNote(env, (body as { name?: unknown }).name, identifier)
