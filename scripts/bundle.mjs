@@ -1,5 +1,6 @@
-// Bundles the CLI into one file: Node then loads one module instead of about a hundred, which
-// takes a third off the start-up time. The library entry (dist/index.js) stays unbundled.
+// Bundles the CLI and the library entry each into one file: Node then loads one module instead of
+// about two hundred, which takes a third off the CLI's start-up and a quarter off startMock()'s
+// in a fresh process (bench/start-in-process.mjs). The library's types stay tsc's (dist/*.d.ts).
 import { build } from 'esbuild'
 import { cpSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -19,21 +20,38 @@ const englishOnly = {
   },
 }
 
-await build({
-  entryPoints: ['dist/cli.js'],
-  outfile: 'dist/novu-mock.mjs',
+/** The settings both bundles share. */
+const shared = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   // Loaded on demand (createRequire, dynamic import): they stay in node_modules.
-  external: ['sanitize-html', 'yaml', 'liquidjs', 'jsonrepair', 'pluralize', 'entities'],
+  external: [
+    'sanitize-html',
+    'yaml',
+    'liquidjs',
+    'jsonrepair',
+    'pluralize',
+    'entities',
+    'slugify',
+    '@sindresorhus/slugify',
+  ],
   plugins: [englishOnly],
   // Bundled CommonJS (handlebars) calls require(); give it Node's.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
   logLevel: 'warning',
+}
+
+await build({ ...shared, entryPoints: ['dist/cli.js'], outfile: 'dist/novu-mock.mjs' })
+// In place: the package's entry is dist/index.js; the modules it bundles stay beside it unused.
+await build({
+  ...shared,
+  entryPoints: ['dist/index.js'],
+  outfile: 'dist/index.js',
+  allowOverwrite: true,
 })
 
 // The dashboard's script and style sheet are served as files: tsc leaves them out of dist/.

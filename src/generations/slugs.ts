@@ -1,7 +1,18 @@
-import legacySlugify from 'slugify'
-import slugify from '@sindresorhus/slugify'
+import { createRequire } from 'node:module'
+import type legacySlugifyType from 'slugify'
+import type slugifyType from '@sindresorhus/slugify'
 import type { Rng } from '../tenancy/prng.js'
 import { BoundedCache, textBytes } from '../cache.js'
+
+// Loaded on first use, off the start-up path: @sindresorhus/transliterate builds its pattern of
+// every replacement when it loads, a tenth of the CLI's start (bench/startup.mjs). Node 20.19
+// requires an ES module synchronously.
+const requireLazily = createRequire(import.meta.url)
+let legacySlugify: typeof legacySlugifyType | undefined
+let slugify: typeof slugifyType | undefined
+const loadLegacy = () => (legacySlugify ??= requireLazily('slugify') as typeof legacySlugifyType)
+const loadCurrent = () =>
+  (slugify ??= (requireLazily('@sindresorhus/slugify') as { default: typeof slugifyType }).default)
 
 const pick = (alphabet: string, length: number, rng: Rng) => {
   let out = ''
@@ -37,9 +48,9 @@ function remembered(name: string, slug: (name: string) => string): (name: string
 }
 
 const legacy = remembered('slugs (slugify)', (name) =>
-  legacySlugify(name, { lower: true, strict: true })
+  loadLegacy()(name, { lower: true, strict: true })
 )
-const current = remembered('slugs (@sindresorhus/slugify)', (name) => slugify(name))
+const current = remembered('slugs (@sindresorhus/slugify)', (name) => loadCurrent()(name))
 
 /** 2024-10: the `slugify` package, strict and lower case; one shortid appended on a collision. */
 export const identifiers2024: IdentifierRules = {
