@@ -50,7 +50,21 @@ function remembered(name: string, slug: (name: string) => string): (name: string
 const legacy = remembered('slugs (slugify)', (name) =>
   loadLegacy()(name, { lower: true, strict: true })
 )
-const current = remembered('slugs (@sindresorhus/slugify)', (name) => loadCurrent()(name))
+
+/**
+ * Words of ASCII letters and digits, each lower case or capitalised, between spaces: what
+ * @sindresorhus/slugify gives for them needs none of its work (nothing to transliterate, no
+ * camel case to split, no apostrophe), only lower case and dashes. The scenarios' workflow
+ * names are such ("Welcome email"): the first environment is built without loading it.
+ */
+const PLAIN_WORDS = /^ *(?:[A-Z]?[a-z\d]* +)*[A-Z]?[a-z\d]* *$/
+export const plainSlug = (name: string): string | undefined =>
+  PLAIN_WORDS.test(name) ? name.toLowerCase().split(' ').filter(Boolean).join('-') : undefined
+
+const current = remembered(
+  'slugs (@sindresorhus/slugify)',
+  (name) => plainSlug(name) ?? loadCurrent()(name)
+)
 
 /** 2024-10: the `slugify` package, strict and lower case; one shortid appended on a collision. */
 export const identifiers2024: IdentifierRules = {
