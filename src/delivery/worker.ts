@@ -1,3 +1,4 @@
+import { isChannel } from '../channels.js'
 import type { Environment } from '../tenancy/environment.js'
 import type { Workflow, WorkflowStep } from '../workflow-model/workflows.types.js'
 import type { Subscriber } from '../resources/subscribers/subscribers.store.js'
@@ -129,8 +130,6 @@ function broadcastRecipients(
  */
 const NOTIFICATION_BYTES = 1_100
 const JOB_BYTES = 650
-/** The steps that store a message (one per subscriber; a further one per chat or push channel). */
-const MESSAGE_STEPS = new Set(['in_app', 'email', 'sms', 'chat', 'push'])
 
 function estimate(command: TriggerCommand, recipients: number): number {
   // The payload is kept once per trigger and shared by its records.
@@ -170,7 +169,8 @@ function stepPlan(workflow: Workflow): StepPlan {
   }
   let perRecipient = NOTIFICATION_BYTES + (active.length + (hasTrigger ? 0 : 1)) * JOB_BYTES
   for (const step of active)
-    if (MESSAGE_STEPS.has(step.template.type)) perRecipient += MESSAGE_BYTES + stepTextBytes(step)
+    // A channel step stores a message (and a further one per chat or push channel, counted then).
+    if (isChannel(step.template.type)) perRecipient += MESSAGE_BYTES + stepTextBytes(step)
   plan = { active, channels, hasTrigger, perRecipient }
   plans.set(workflow.steps, plan)
   return plan
