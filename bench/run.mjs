@@ -3,8 +3,10 @@
 // record, scale (pages at a million records, a trigger to a topic of 10,000 subscribers) and a
 // long journal run. Prints one markdown table and writes .bench/results.json. Env: BENCH_ROUNDS,
 // BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_QUICK=1 (a few minutes), BENCH_ROUTES (names, comma
-// separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,scale,environments,journal),
-// BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where the JSON goes).
+// separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,budget,scale,environments,journal),
+// BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where the JSON goes),
+// BENCH_CACHES=off (the route families with every cache off: `node bench/compare.mjs` of such a
+// run and one with caches on says what the caches save on each).
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -43,6 +45,7 @@ const TOPIC_SUBSCRIBERS = Number(process.env.BENCH_TOPIC_SUBSCRIBERS ?? (QUICK ?
 const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',')
 const ONLY_GENERATIONS = process.env.BENCH_GENERATIONS?.split(',') ?? GENERATIONS
 const SKIP = new Set(process.env.BENCH_SKIP?.split(',') ?? [])
+const CACHES = process.env.BENCH_CACHES === 'off' ? 'off' : 'on'
 /** What the mock runs with under load: no workflow limit, room for what the writes keep. */
 const MOCK_OPTIONS = { maxWorkflows: 0, maxMemoryMb: 2048 }
 
@@ -121,10 +124,10 @@ const FAKE_IDS = Array.from(
  * answered, pair by pair. Peak RSS is taken per route, from the RSS the previous one left.
  */
 async function routePairs(generation) {
-  const mock = await startServer({
-    kind: 'mock',
-    options: { ...MOCK_OPTIONS, apiGeneration: generation },
-  })
+  const mock = await startServer(
+    { kind: 'mock', options: { ...MOCK_OPTIONS, apiGeneration: generation } },
+    { env: { NOVU_MOCK_CACHES: CACHES } }
+  )
   await addInactiveRules(mock.url)
   const routes = routesFor(generation).filter((r) => !ONLY_ROUTES || ONLY_ROUTES.includes(r.name))
   const captured = []
@@ -241,6 +244,18 @@ async function recordMemory() {
   return out
 }
 
+/** The memory budget's estimate beside the heap, per kind of record (bench/budget.mjs). */
+async function budgetAgainstHeap() {
+  const out = {}
+  for (const generation of ONLY_GENERATIONS) {
+    log(
+      `memory budget against the heap: ${(RECORDS / 10).toLocaleString('en')} of each, ${generation}`
+    )
+    out[generation] = await child('budget', [RECORDS / 10, generation])
+  }
+  return out
+}
+
 /** Pages at 1,000 and 1,000,000 records, a trigger to topics of 1,000 and 10,000 subscribers. */
 function scaleRun() {
   log(
@@ -271,6 +286,7 @@ async function main() {
   const generations = {}
   for (const generation of ONLY_GENERATIONS) generations[generation] = await routePairs(generation)
   const records = SKIP.has('records') ? undefined : await recordMemory()
+  const budget = SKIP.has('budget') ? undefined : await budgetAgainstHeap()
   const environments = SKIP.has('environments') ? undefined : await manyEnvironments()
   const scale = SKIP.has('scale') ? undefined : await scaleRun()
   let journal
@@ -296,8 +312,10 @@ async function main() {
     // Other work on the machine moves every number: the 1-minute load average, before and after.
     loadAverage: { before: +loadBefore.toFixed(2), after: +loadavg()[0].toFixed(2) },
     generations,
+    caches: CACHES,
     startup,
     records,
+    budget,
     scale: { environments, ...(scale ?? {}) },
     journal,
     runtimeSeconds: Math.round((performance.now() - t0) / 1000),

@@ -54,6 +54,10 @@ function memoryRows(r) {
       `| | ↳ µs per create in process: workflow, distinct workflow, trigger (per message), subscriber | ${workflow.micros}, ${distinctWorkflow.micros}, ${message.micros}, ${subscriber.micros} | | | | |`
     )
   }
+  for (const [generation, kinds] of Object.entries(r.budget ?? {}))
+    rows.push(
+      `| ${generation} | The memory budget's estimate against the heap, bytes a record: ${kinds.map((k) => k.kind).join('; ')} | ${kinds.map((k) => `${int(k.heap)} → ${int(k.budget)} (${k.ratio})`).join('; ')} | | | 1 to 1.5 × | ${mark(kinds.every((k) => k.ok))} |`
+    )
   return rows
 }
 
