@@ -34,6 +34,21 @@ const mockFor = (journalSize = 0) =>
     logLevel: 'silent',
   })
 
+/** The heap and the key's budgeted footprint that `count` runs of `write` add, per run. */
+async function perRecord(
+  state: ReturnType<typeof mockFor>['state'],
+  count: number,
+  write: () => Promise<unknown>
+) {
+  const before = heapUsed()
+  const counted = state.environments.footprint(KEY)
+  for (let i = 0; i < count; i++) await write()
+  return {
+    heap: (heapUsed() - before) / count,
+    budget: (state.environments.footprint(KEY) - counted) / count,
+  }
+}
+
 /** The body, in the key's first notification group (2026-08 asks for one). */
 async function bodyFor(app: ReturnType<typeof mockFor>['app']) {
   const groups = await request(app, 'GET', '/v1/notification-groups', { key: KEY })
@@ -46,12 +61,9 @@ test('a workflow created again from the same body is counted above the heap it t
   // Past the 256 workflows the hydrated-workflow cache keeps, which the caches' part counts.
   for (let i = 0; i < 300; i++)
     expect((await request(app, 'POST', '/v1/workflows', { key: KEY, body })).status).toBe(201)
-  const count = 3_000
-  const before = heapUsed()
-  const counted = state.environments.footprint(KEY)
-  for (let i = 0; i < count; i++) await request(app, 'POST', '/v1/workflows', { key: KEY, body })
-  const heap = (heapUsed() - before) / count
-  const budget = (state.environments.footprint(KEY) - counted) / count
+  const { heap, budget } = await perRecord(state, 3_000, () =>
+    request(app, 'POST', '/v1/workflows', { key: KEY, body })
+  )
   expect(budget).toBeGreaterThanOrEqual(heap)
   expect(budget).toBeLessThanOrEqual(heap * 1.5)
 }, 120_000)
@@ -68,13 +80,9 @@ test('a trigger is counted by the records it keeps, not also by its request body
   expect(
     (await request(app, 'POST', '/v1/events/trigger', { key: KEY, body: trigger })).status
   ).toBe(201)
-  const count = 2_000
-  const before = heapUsed()
-  const counted = state.environments.footprint(KEY)
-  for (let i = 0; i < count; i++)
-    await request(app, 'POST', '/v1/events/trigger', { key: KEY, body: trigger })
-  const heap = (heapUsed() - before) / count
-  const budget = (state.environments.footprint(KEY) - counted) / count
+  const { heap, budget } = await perRecord(state, 2_000, () =>
+    request(app, 'POST', '/v1/events/trigger', { key: KEY, body: trigger })
+  )
   expect(budget).toBeGreaterThanOrEqual(heap)
   expect(budget).toBeLessThanOrEqual(heap * 1.5)
 }, 120_000)
