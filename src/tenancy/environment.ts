@@ -30,7 +30,12 @@ import {
 import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
 import { runDue } from '../delivery/jobs.js'
 import { NO_WEBHOOKS, type WebhookSink } from '../webhooks/sink.js'
-import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
+import {
+  buildEnvironmentData,
+  workflowRecordError,
+  type EnvironmentData,
+} from '../fixtures/seed.js'
+import { declaredWorkflowV2 } from '../resources/workflows-v2/declared-workflows.js'
 import type { ScenarioData } from '../scenarios/schema.js'
 import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'
 
@@ -191,6 +196,13 @@ function assembleEnvironment(
         workflowCount: () => workflows.liveCount(),
         groupNamed: (name: string) => groupNamed(groups, name),
       })),
+  }
+  for (const { index, record } of data.workflowsV2 ?? []) {
+    try {
+      workflows.add(declaredWorkflowV2(env, record))
+    } catch (error) {
+      throw workflowRecordError(error, index)
+    }
   }
   return env
 }
