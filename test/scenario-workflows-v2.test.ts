@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { createMock } from '../src/mock.js'
+import type { ScenarioInput } from '../src/admin/client.js'
 import { request } from './helpers.js'
 
 const ORDER_SHIPPED = {
@@ -20,7 +21,9 @@ const ORDER_SHIPPED = {
   ],
 }
 
-async function mockWith(workflows: unknown[], apiGeneration?: '2024-10' | '2026-08') {
+type Workflows = NonNullable<NonNullable<ScenarioInput['data']>['workflows']>
+
+async function mockWith(workflows: Workflows, apiGeneration?: '2024-10' | '2026-08') {
   const mock = createMock({ scenario: 'empty', logLevel: 'silent', apiGeneration })
   await mock.admin.loadScenario({ name: 'declared', data: { workflows } })
   return mock
