@@ -92,6 +92,12 @@ const FLAGS = [
     help: `memory for environments, imports, rules and the journal (default ${DEFAULT_MAX_MEMORY_MB})`,
   },
   {
+    flag: 'unknown-workflows',
+    env: 'UNKNOWN_WORKFLOWS',
+    arg: 'MODE',
+    help: "create: a trigger for an unknown workflow creates an in-app one, noted in the journal (the mock's own; default reject, upstream's 422)",
+  },
+  {
     flag: 'caches',
     env: 'NOVU_MOCK_CACHES',
     arg: 'on|off',

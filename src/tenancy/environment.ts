@@ -1,3 +1,4 @@
+import type { UnknownWorkflows } from '../config.js'
 import type { Clock } from './clock.js'
 import { DEFAULT_EPOCH, offsetClock, type MovableClock } from './clock.js'
 import { createIdFactory, type IdFactory } from './ids.js'
@@ -56,6 +57,8 @@ export interface Identity {
   maxWorkflows: number
   /** Upstream's feature flags as this environment's server has them. */
   flags: ServerFlags
+  /** What a trigger for an unknown workflow identifier does: upstream's 422, or create one. */
+  unknownWorkflows: UnknownWorkflows
 }
 
 /** The process memory budget as one environment's writes see it (a no-op until it is wired). */
@@ -102,6 +105,7 @@ export interface EnvironmentSpec {
   generation: GenerationName
   maxWorkflows: number
   flags?: ServerFlags
+  unknownWorkflows?: UnknownWorkflows
 }
 
 /** The identity and generators of an environment: the same key and seed give the same ids. */
@@ -119,6 +123,7 @@ function createIdentity(spec: EnvironmentSpec) {
     generation: generationNamed(spec.generation),
     maxWorkflows: spec.maxWorkflows,
     flags: spec.flags ?? DEFAULT_SERVER_FLAGS,
+    unknownWorkflows: spec.unknownWorkflows ?? 'reject',
   }
   return { identity, rng, newId }
 }
