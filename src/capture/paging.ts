@@ -14,6 +14,8 @@ const MAX_PAGES = 100_000
 export interface ListOptions {
   /** Stop after this many records. */
   max?: number
+  /** Records per page where the route's largest is less than PAGE_SIZE (2024-10 topics: 10). */
+  pageSize?: number
   /** Told the count so far, and the total when the answer gives one. */
   onProgress?: (count: number, total?: number) => void
 }
@@ -56,15 +58,15 @@ export function numberedPages(
   options: ListOptions = {}
 ): Promise<unknown[]> {
   let seen = 0
+  const size = options.pageSize ?? PAGE_SIZE
   return collect(options, async (page) => {
-    const url = join(path, `page=${page}&${sizeParam}=${PAGE_SIZE}`)
+    const url = join(path, `page=${page}&${sizeParam}=${size}`)
     const { body } = await client.get(url)
     const items = dataOf(url, body)
     seen += items.length
     const total = totalOf(body)
     const hasMore = isObj(body) && typeof body.hasMore === 'boolean' ? body.hasMore : undefined
-    const last =
-      items.length < PAGE_SIZE || hasMore === false || (total !== undefined && seen >= total)
+    const last = items.length < size || hasMore === false || (total !== undefined && seen >= total)
     return { items, last, total }
   })
 }

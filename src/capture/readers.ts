@@ -33,6 +33,15 @@ const listing = (ctx: ReadContext, kind: string, extra: ListOptions = {}): ListO
   onProgress: (count, total) => ctx.progress(kind, count, total),
 })
 
+/**
+ * Records in the order they were created (the /v2 lists give the newest first): the loader
+ * builds them in file order, and the lists of the mock loaded with them answer in that order.
+ */
+function oldestFirst(records: Obj[]): Obj[] {
+  const key = (r: Obj) => `${String(r.createdAt ?? '')}\u0000${String(r._id ?? '')}`
+  return [...records].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+}
+
 /** The `data` object of a single-record answer. */
 async function one(client: CaptureClient, path: string): Promise<Obj> {
   const { body } = await client.get(path)
@@ -83,7 +92,13 @@ export async function readTopics(ctx: ReadContext): Promise<Obj[]> {
   if (ctx.generation === '2024-10')
     return objects(
       '/v1/topics',
-      await numberedPages(ctx.client, '/v1/topics', 'pageSize', listing(ctx, kind))
+      // The 2024-10 server refuses pages of more than 10 topics.
+      await numberedPages(
+        ctx.client,
+        '/v1/topics',
+        'pageSize',
+        listing(ctx, kind, { pageSize: 10 })
+      )
     ).map(topicRecordV1)
   const topics = objects('/v2/topics', await cursorPages(ctx.client, '/v2/topics'))
   const out: Obj[] = []
@@ -101,7 +116,7 @@ export async function readSubscribers(ctx: ReadContext, max?: number): Promise<O
     ctx.generation === '2024-10'
       ? await numberedPages(ctx.client, '/v1/subscribers', 'limit', options)
       : await cursorPages(ctx.client, '/v2/subscribers', options)
-  return objects('/v1/subscribers', records).map(subscriberRecord)
+  return oldestFirst(objects('/v1/subscribers', records)).map(subscriberRecord)
 }
 
 /** Tenants, where the server serves them (a server without the route: none, not an error). */
