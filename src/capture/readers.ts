@@ -115,7 +115,8 @@ export async function readSubscribers(ctx: ReadContext, max?: number): Promise<O
   const records =
     ctx.generation === '2024-10'
       ? await numberedPages(ctx.client, '/v1/subscribers', 'limit', options)
-      : await cursorPages(ctx.client, '/v2/subscribers', options)
+      : // Oldest first, as the /v1 list: --subscribers N keeps the same N on either server.
+        await cursorPages(ctx.client, '/v2/subscribers?orderDirection=ASC', options)
   return oldestFirst(objects('/v1/subscribers', records)).map(subscriberRecord)
 }
 
