@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
 import { captureCommand } from '../src/capture/index.js'
 import { captureIo } from './replay-helpers.js'
-import { call, outFile, runCapture, SOURCE_KEY, startTestMock } from './capture-helpers.js'
+import { call, captureFrom, outFile, SOURCE_KEY, startTestMock } from './capture-helpers.js'
 
 const GENERATIONS = ['2026-08', '2024-10'] as const
 
@@ -33,7 +33,7 @@ test.each(GENERATIONS)(
   async (generation) => {
     const source = await bigSource(generation)
     const file = await outFile('big.yaml')
-    const result = await runCapture(['--from', source.url, '--key', SOURCE_KEY, '--out', file])
+    const result = await captureFrom(source.url, file)
     expect(result.stdout).toContain('23 topics, 130 subscribers')
     const { copy, subscribers } = await loaded(file)
     expect(subscribers.body.data.map((s: { subscriberId: string }) => s.subscriberId)).toEqual(
@@ -49,16 +49,7 @@ test.each(GENERATIONS)(
   async (generation) => {
     const source = await bigSource(generation)
     const file = await outFile('capped.yaml')
-    const result = await runCapture([
-      '--from',
-      source.url,
-      '--key',
-      SOURCE_KEY,
-      '--out',
-      file,
-      '--subscribers',
-      '105',
-    ])
+    const result = await captureFrom(source.url, file, '--subscribers', '105')
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('105 subscribers')
     const text = await readFile(file, 'utf8')
@@ -72,15 +63,7 @@ test.each(GENERATIONS)(
   async (generation) => {
     const source = await bigSource(generation)
     const file = await outFile('none.json')
-    const result = await runCapture([
-      '--from',
-      source.url,
-      '--key',
-      SOURCE_KEY,
-      '--out',
-      file,
-      '--no-subscribers',
-    ])
+    const result = await captureFrom(source.url, file, '--no-subscribers')
     expect(result.stdout).toContain('0 subscribers')
     expect(JSON.parse(await readFile(file, 'utf8')).data.subscribers).toEqual([])
     const lists = await source.admin.requests({ path: '/v1/subscribers' })
@@ -106,7 +89,7 @@ test('nothing secret is written: the key, and every field named like a secret, b
     data: { slackWebhookUrl: secrets[2] },
   })
   const file = await outFile('secret.yaml')
-  const result = await runCapture(['--from', source.url, '--key', SOURCE_KEY, '--out', file])
+  const result = await captureFrom(source.url, file)
   expect(result.stdout).toContain('3 secret values replaced by placeholders')
   const text = await readFile(file, 'utf8')
   for (const secret of [SOURCE_KEY, ...secrets]) expect(text).not.toContain(secret)
@@ -140,14 +123,7 @@ test('on a terminal the progress redraws in place with a bar for long lists', as
 
 test('off a terminal the progress is one line per kind, counts only', async () => {
   const source = await bigSource('2024-10')
-  const result = await runCapture([
-    '--from',
-    source.url,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    await outFile('log.yaml'),
-  ])
+  const result = await captureFrom(source.url, await outFile('log.yaml'))
   expect(result.stderr.split('\n').slice(1, 8)).toEqual([
     '  notification groups: 1',
     '  server answers as Novu 2024-10',

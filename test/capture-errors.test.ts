@@ -4,10 +4,12 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, onTestFinished, test } from 'vitest'
 import { captureCommand } from '../src/capture/index.js'
+import { createClient } from '../src/capture/client.js'
 import { captureIo, closedTarget } from './replay-helpers.js'
 import {
   buildSourceState,
   outFile,
+  captureFrom,
   runCapture,
   SOURCE_KEY,
   startTestMock,
@@ -54,7 +56,7 @@ test('a rate limit that does not end stops the capture with exit 1, a clear mess
     fault: { status: 429, headers: { 'Retry-After': '1' } },
   })
   const file = await outFile('never.yaml')
-  const result = await runCapture(['--from', source.url, '--key', SOURCE_KEY, '--out', file])
+  const result = await captureFrom(source.url, file)
   expect(result.code).toBe(1)
   expect(result.stderr).toContain(
     'kept answering 429 to GET /v1/notification-groups (6 tries): the rate limit did not end'
@@ -77,14 +79,7 @@ test('a server that refuses the key (401) ends the capture with exit 1, naming t
 
 test('an address nothing answers on ends the capture with exit 1 and says to check --from', async () => {
   const target = await closedTarget()
-  const result = await runCapture([
-    '--from',
-    target,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    await outFile('x.yaml'),
-  ])
+  const result = await captureFrom(target, await outFile('x.yaml'))
   expect(result.code).toBe(1)
   expect(result.stderr).toMatch(
     /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): check --from/
@@ -93,14 +88,7 @@ test('an address nothing answers on ends the capture with exit 1 and says to che
 
 test('a URL that is no Novu API base (404) ends the capture with exit 1 and says what --from should be', async () => {
   const source = await startTestMock({ scenario: 'empty' })
-  const result = await runCapture([
-    '--from',
-    `${source.url}/api`,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    await outFile('x.yaml'),
-  ])
+  const result = await captureFrom(`${source.url}/api`, await outFile('x.yaml'))
   expect(result.code).toBe(1)
   expect(result.stderr).toContain(
     "answers 404 to GET /v1/notification-groups: is --from the Novu API's base URL"
@@ -109,14 +97,7 @@ test('a URL that is no Novu API base (404) ends the capture with exit 1 and says
 
 test('an answer that is not JSON ends the capture with exit 1 and says it is not understood', async () => {
   const target = await plainServer(200, '<html>Welcome</html>')
-  const result = await runCapture([
-    '--from',
-    target,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    await outFile('x.yaml'),
-  ])
+  const result = await captureFrom(target, await outFile('x.yaml'))
   expect(result.code).toBe(1)
   expect(result.stderr).toContain(
     'answered GET /v1/notification-groups with 200 and no JSON ("<html>Welcome</html>"): is --from a Novu API?'
@@ -125,14 +106,7 @@ test('an answer that is not JSON ends the capture with exit 1 and says it is not
 
 test('JSON of another shape ends the capture with exit 1, naming the route', async () => {
   const target = await plainServer(200, '{"groups":[]}', 'application/json')
-  const result = await runCapture([
-    '--from',
-    target,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    await outFile('x.yaml'),
-  ])
+  const result = await captureFrom(target, await outFile('x.yaml'))
   expect(result.code).toBe(1)
   expect(result.stderr).toContain(
     'the answer to GET /v1/notification-groups is not a list of notification groups'
@@ -174,16 +148,7 @@ test('the key comes from NOVU_SECRET_KEY when --key is not given', async () => {
 test('--api-generation overrides the detected generation', async () => {
   const source = await startTestMock({ scenario: 'empty', apiGeneration: '2026-08' })
   const file = await outFile('forced.yaml')
-  const result = await runCapture([
-    '--from',
-    source.url,
-    '--key',
-    SOURCE_KEY,
-    '--out',
-    file,
-    '--api-generation',
-    '2024-10',
-  ])
+  const result = await captureFrom(source.url, file, '--api-generation', '2024-10')
   expect(result.code).toBe(0)
   expect(await readFile(file, 'utf8')).toContain('apiGeneration: 2024-10')
   const v2 = await source.admin.requests({ path: '/v2/workflows' })
@@ -194,4 +159,27 @@ test('--help prints the capture usage and exits 0', async () => {
   const result = await runCapture(['--help'])
   expect(result.code).toBe(0)
   expect(result.stdout).toContain('Usage: novu-mock capture --out FILE [options]')
+})
+
+test('an answer larger than the capture reads is refused, not held in memory', async () => {
+  const target = await plainServer(
+    200,
+    `{"data":"${'x'.repeat(2 * 1024 * 1024)}"}`,
+    'application/json'
+  )
+  const client = createClient({ baseUrl: target, apiKey: SOURCE_KEY, maxAnswerBytes: 1024 * 1024 })
+  await expect(client.get('/v1/notification-groups')).rejects.toThrow(
+    'answered GET /v1/notification-groups with more than 1 MB: is --from a Novu API?'
+  )
+})
+
+test('a Retry-After longer than the capture waits ends it at once with the wait named', async () => {
+  const source = await startTestMock({ scenario: 'empty' })
+  await source.admin.addRule({
+    match: { method: 'GET', path: '/v1/notification-groups' },
+    fault: { status: 429, headers: { 'Retry-After': '3600' } },
+  })
+  const result = await captureFrom(source.url, await outFile('x.yaml'))
+  expect(result.code).toBe(1)
+  expect(result.stderr).toContain('(1 tries, Retry-After 3600 s): the rate limit did not end')
 })

@@ -40,6 +40,10 @@ export async function runCapture(argv: string[], env: NodeJS.ProcessEnv = {}) {
   return { code, ...out }
 }
 
+/** `capture --from URL --key SOURCE_KEY --out FILE …extra`, in-process. */
+export const captureFrom = (from: string, file: string, ...extra: string[]) =>
+  runCapture(['--from', from, '--key', SOURCE_KEY, '--out', file, ...extra])
+
 /**
  * An environment built through the API as a team's would be: groups, workflows (v1 everywhere,
  * and the dashboard's /v2 ones where the server has them), subscribers, topics with members.

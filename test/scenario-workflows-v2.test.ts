@@ -96,3 +96,54 @@ test('the workflow limit does not stop a scenario declaring more v2 workflows th
   const res = await request(app, 'GET', '/v2/workflows?limit=1')
   expect(res.body.data.totalCount).toBe(101)
 })
+
+/** The message loading the workflows as a scenario fails with. */
+async function refusal(workflows: Workflows): Promise<string> {
+  const mock = createMock({ scenario: 'empty', logLevel: 'silent' })
+  return mock.admin.loadScenario({ name: 'declared', data: { workflows } }).then(
+    () => 'loaded',
+    (e: Error) => e.message
+  )
+}
+
+test.each([
+  [
+    'steps that are not objects',
+    { ...ORDER_SHIPPED, steps: ['in_app'] },
+    'data.workflows.0.steps.0',
+  ],
+  ['a name over 128 characters', { ...ORDER_SHIPPED, name: 'n'.repeat(129) }, 'data.workflows.0'],
+  [
+    'a step _id that is no ObjectId',
+    { ...ORDER_SHIPPED, steps: [{ ...ORDER_SHIPPED.steps[0], _id: 'x' }] },
+    'data.workflows.0.steps.0',
+  ],
+  [
+    'control values nested 200 levels deep',
+    {
+      ...ORDER_SHIPPED,
+      steps: [
+        {
+          name: 'In-App',
+          type: 'in_app',
+          controlValues: JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`),
+        },
+      ],
+    },
+    'data.workflows.0',
+  ],
+])(
+  'a v2 workflow record with %s is refused with its path, the mock unchanged',
+  async (_, record, path) => {
+    const message = await refusal([record as Workflows[number]])
+    expect(message).toContain(path)
+  }
+)
+
+test('odd unicode in a declared workflowId and name is kept as sent', async () => {
+  const { app } = await mockWith([
+    { ...ORDER_SHIPPED, workflowId: 'café-🚚', name: 'Livraison 🚚 ‮' },
+  ])
+  const res = await request(app, 'GET', `/v2/workflows/${ORDER_SHIPPED._id}`)
+  expect(res.body.data).toMatchObject({ workflowId: 'café-🚚', name: 'Livraison 🚚 ‮' })
+})

@@ -26,6 +26,8 @@ export interface ClientOptions {
   /** The longest wait a Retry-After may ask for; a longer one ends the capture with its reason. */
   maxWaitMs?: number
   timeoutMs?: number
+  /** The largest answer read (default MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number
   sleep?: (ms: number) => Promise<void>
   /** Told of each wait, to show on the terminal. */
   onWait?: (path: string, ms: number, attempt: number) => void
@@ -37,6 +39,31 @@ export interface Answer {
 }
 
 const DEFAULT_WAIT_MS = 1000
+/** The largest answer read: a page of 100 workflows is a few MB; past this the server is not Novu's. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+/** The body as text, read no further than `max` bytes (undefined past it). */
+async function cappedText(res: Response, max: number): Promise<string | undefined> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) {
+    await res.body?.cancel()
+    return undefined
+  }
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
 const RETRIED = new Set([429, 503])
 
 /** Retry-After as seconds or as an HTTP date; absent or unreadable: undefined. */
@@ -70,6 +97,7 @@ export function createClient(options: ClientOptions) {
   const maxRetries = options.maxRetries ?? 5
   const maxWaitMs = options.maxWaitMs ?? 120_000
   const timeoutMs = options.timeoutMs ?? 30_000
+  const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES
   const sleep = options.sleep ?? ((ms) => new Promise<void>((done) => setTimeout(done, ms)))
   const shownKey = redactKey(options.apiKey)
 
@@ -79,8 +107,15 @@ export function createClient(options: ClientOptions) {
         headers: { authorization: `ApiKey ${options.apiKey}`, accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),
       })
-      return { res, text: await res.text() }
+      const text = await cappedText(res, maxBytes)
+      if (text === undefined)
+        throw new CaptureError(
+          'unexpected',
+          `${base} answered GET ${path} with more than ${maxBytes / 1024 / 1024} MB: is --from a Novu API?`
+        )
+      return { res, text }
     } catch (error) {
+      if (error instanceof CaptureError) throw error
       throw new CaptureError(
         'network',
         `cannot reach ${base} (${networkReason(error)}): check --from, e.g. https://api.novu.co or https://eu.api.novu.co`

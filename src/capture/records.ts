@@ -3,6 +3,7 @@
  * mock keeps, in the shape its loader builds them from, with their ids and times.
  */
 import { isObj, type Obj } from '../objects.js'
+import { SUBSCRIBER_FIELDS } from '../resources/subscribers/subscribers.store.js'
 
 const pick = (from: Obj, fields: readonly string[]): Obj => {
   const out: Obj = {}
@@ -14,22 +15,9 @@ export const groupRecord = (group: Obj): Obj =>
   pick(group, ['_id', 'name', '_parentId', 'createdAt', 'updatedAt'])
 
 /** What the loader keeps of a subscriber; channel credentials stay behind (device tokens, webhooks). */
-const SUBSCRIBER_FIELDS = [
-  '_id',
-  'subscriberId',
-  'firstName',
-  'lastName',
-  'email',
-  'phone',
-  'avatar',
-  'locale',
-  'timezone',
-  'data',
-  'createdAt',
-  'updatedAt',
-] as const
+const SUBSCRIBER_RECORD = ['_id', 'subscriberId', ...SUBSCRIBER_FIELDS, 'createdAt', 'updatedAt']
 
-export const subscriberRecord = (subscriber: Obj): Obj => pick(subscriber, SUBSCRIBER_FIELDS)
+export const subscriberRecord = (subscriber: Obj): Obj => pick(subscriber, SUBSCRIBER_RECORD)
 
 export const tenantRecord = (tenant: Obj): Obj =>
   pick(tenant, ['_id', 'identifier', 'name', 'data', 'createdAt', 'updatedAt'])
