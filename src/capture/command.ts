@@ -64,6 +64,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const from = values.from ?? DEFAULT_CAPTURE_FROM
   if (!/^https?:\/\/[^/]/.test(from) || !URL.canParse(from))
     throw new UsageError(`--from must be an http(s) URL, got "${from}"`)
+  // The URL is written into the file and printed: a password in it would be too.
+  const url = new URL(from)
+  if (url.username || url.password || url.search)
+    throw new UsageError('--from takes the API base URL alone: no user, password or query')
   const key = values.key ?? (env.NOVU_SECRET_KEY || undefined)
   if (!key) throw new UsageError("give the environment's secret key: --key KEY, or NOVU_SECRET_KEY")
   const generation = values['api-generation']
