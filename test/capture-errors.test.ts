@@ -123,6 +123,10 @@ test.each([
     '--subscribers takes a whole number',
   ],
   [
+    ['--out', 'x.yaml', '--key', 'k', '--from', 'https://me:pw@api.novu.co'],
+    'no user, password or query',
+  ],
+  [
     ['--out', 'x.yaml', '--key', 'k', '--subscribers', '2', '--no-subscribers'],
     'exclude each other',
   ],
