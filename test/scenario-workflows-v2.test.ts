@@ -147,3 +147,10 @@ test('odd unicode in a declared workflowId and name is kept as sent', async () =
   const res = await request(app, 'GET', `/v2/workflows/${ORDER_SHIPPED._id}`)
   expect(res.body.data).toMatchObject({ workflowId: 'café-🚚', name: 'Livraison 🚚 ‮' })
 })
+
+test('a state import (PUT /__admin/state) takes v2-shaped workflows too', async () => {
+  const mock = createMock({ scenario: 'empty', logLevel: 'silent' })
+  await mock.admin.importState('imported', { workflows: [ORDER_SHIPPED] })
+  const res = await request(mock.app, 'GET', '/v2/workflows/order-shipped', { key: 'imported' })
+  expect(res.body.data).toMatchObject({ _id: ORDER_SHIPPED._id, workflowId: 'order-shipped' })
+})
