@@ -112,12 +112,14 @@ export async function readTopics(ctx: ReadContext): Promise<Obj[]> {
 
 export async function readSubscribers(ctx: ReadContext, max?: number): Promise<Obj[]> {
   const options = listing(ctx, 'subscribers', max === undefined ? {} : { max })
+  // Oldest first on either server (/v2 lists the newest first unless asked): --subscribers N
+  // keeps the same N.
+  const path = ctx.generation === '2024-10' ? '/v1/subscribers' : '/v2/subscribers'
   const records =
     ctx.generation === '2024-10'
-      ? await numberedPages(ctx.client, '/v1/subscribers', 'limit', options)
-      : // Oldest first, as the /v1 list: --subscribers N keeps the same N on either server.
-        await cursorPages(ctx.client, '/v2/subscribers?orderDirection=ASC', options)
-  return oldestFirst(objects('/v1/subscribers', records)).map(subscriberRecord)
+      ? await numberedPages(ctx.client, path, 'limit', options)
+      : await cursorPages(ctx.client, `${path}?orderDirection=ASC`, options)
+  return oldestFirst(objects(path, records)).map(subscriberRecord)
 }
 
 /** Tenants, where the server serves them (a server without the route: none, not an error). */
