@@ -8,6 +8,7 @@ import {
   type MockOptionsInput,
 } from './config.js'
 import { replayOptionRows, unknownFlagMessage } from './replay/usage.js'
+import { captureOptionRows } from './capture/usage.js'
 import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
 
@@ -92,6 +93,12 @@ const FLAGS = [
     help: `memory for environments, imports, rules and the journal (default ${DEFAULT_MAX_MEMORY_MB})`,
   },
   {
+    flag: 'unknown-workflows',
+    env: 'UNKNOWN_WORKFLOWS',
+    arg: 'MODE',
+    help: "create: triggers create unknown workflows, noted in the journal (the mock's own; default reject)",
+  },
+  {
     flag: 'caches',
     env: 'NOVU_MOCK_CACHES',
     arg: 'on|off',
@@ -121,6 +128,7 @@ export function helpText(version: string): string {
     'Usage:',
     '  novu-mock [options]                       start the mock',
     '  novu-mock replay SCRIPT --target URL      replay a script against a mock or the real service',
+    '  novu-mock capture --out FILE [--from URL] capture a Novu environment into a scenario file',
     '',
     `Options (flag, environment variable, meaning; a flag wins over its variable):`,
     ...rows,
@@ -129,6 +137,9 @@ export function helpText(version: string): string {
     '',
     'Replay options (novu-mock replay SCRIPT --target URL [options]; novu-mock replay --help):',
     ...replayOptionRows(29),
+    '',
+    'Capture options (novu-mock capture --out FILE [options]; novu-mock capture --help):',
+    ...captureOptionRows(29),
     '',
     'Exit codes: 0 stopped by SIGTERM or SIGINT; 2 bad options or scenario files; 1 anything else.',
     '',

@@ -66,6 +66,10 @@ function stopOnSignals(mock: RunningMock) {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'capture') {
+    const { captureCommand } = await import('./capture/index.js')
+    return captureCommand(argv.slice(1))
+  }
   if (argv[0] === 'replay') {
     const { replayCommand } = await import('./replay/index.js')
     return replayCommand(argv.slice(1))

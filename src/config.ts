@@ -7,6 +7,9 @@ export const DEFAULT_PORT = 4000
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_SEED = '42'
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
+/** What a trigger for an unknown workflow does: upstream's 422, or (the mock's own) create it. */
+export const UNKNOWN_WORKFLOWS = ['reject', 'create'] as const
+export type UnknownWorkflows = (typeof UNKNOWN_WORKFLOWS)[number]
 
 /** Every option of the mock; the CLI flags and environment variables map onto the same object. */
 export const MockOptionsSchema = z.strictObject({
@@ -34,6 +37,12 @@ export const MockOptionsSchema = z.strictObject({
    * NOVU_MOCK_CACHES=off does; answers are the same either way. Absent: left as they are.
    */
   caches: z.enum(['on', 'off']).optional(),
+  /**
+   * 'create': a trigger for a workflow identifier the environment does not hold creates a
+   * minimal in-app workflow and says so in the journal, so that a team can start before it
+   * captures its own (novu-mock capture). Upstream, and the default 'reject', answer 422.
+   */
+  unknownWorkflows: z.enum(UNKNOWN_WORKFLOWS).default('reject'),
 })
 
 export type MockOptionsInput = z.input<typeof MockOptionsSchema>

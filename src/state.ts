@@ -71,6 +71,7 @@ export function compileScenario(scenario: Scenario, options: MockOptions): Envir
     flags: resolveServerFlags(scenario.serverFlags),
     keyFlags: flags,
     maxWorkflows: options.maxWorkflows ?? scenario.maxWorkflows ?? DEFAULT_MAX_WORKFLOWS,
+    unknownWorkflows: options.unknownWorkflows,
     seed: options.seed ?? (scenario.seed !== undefined ? String(scenario.seed) : DEFAULT_SEED),
     data: resolveScenarioData(scenario),
     keys,

@@ -58,18 +58,29 @@ export const SubscriberRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
-/** A workflow as POST /v1/workflows takes it, or a whole exported document (kept as is). */
+/** A step as POST /v1/workflows takes it (its template), or as POST /v2/workflows does (its type). */
+const WorkflowStepRecordSchema = z.union([
+  z.looseObject({ template: z.looseObject({ type: z.string() }) }),
+  z.looseObject({ name: z.string().min(1), type: z.string().min(1), _id: ObjectId.optional() }),
+])
+
+/**
+ * A workflow as POST /v1/workflows takes it, as POST /v2/workflows does (with `workflowId`, and
+ * `_id`s to keep), or a whole exported document (kept as is).
+ */
 export const WorkflowRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   name: z.string().min(1),
+  workflowId: z.string().min(1).optional(),
   notificationGroupId: ObjectId.optional(),
   _notificationGroupId: ObjectId.optional(),
   description: z.string().optional(),
   tags: z.array(z.string()).optional(),
   active: z.boolean().optional(),
   critical: z.boolean().optional(),
-  steps: z.array(z.looseObject({ template: z.looseObject({ type: z.string() }) })).optional(),
+  steps: z.array(WorkflowStepRecordSchema).optional(),
   createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
 })
 
 export const MessageRecordSchema = z.looseObject({

@@ -1,3 +1,4 @@
+import type { UnknownWorkflows } from '../config.js'
 import type { Clock } from './clock.js'
 import { DEFAULT_EPOCH, offsetClock, type MovableClock } from './clock.js'
 import { createIdFactory, type IdFactory } from './ids.js'
@@ -30,7 +31,12 @@ import {
 import { createTenantStore, type TenantStore } from '../resources/tenants/tenants.store.js'
 import { runDue } from '../delivery/jobs.js'
 import { NO_WEBHOOKS, type WebhookSink } from '../webhooks/sink.js'
-import { buildEnvironmentData, type EnvironmentData } from '../fixtures/seed.js'
+import {
+  buildEnvironmentData,
+  workflowRecordError,
+  type EnvironmentData,
+} from '../fixtures/seed.js'
+import { declaredWorkflowV2 } from '../resources/workflows-v2/declared-workflows.js'
 import type { ScenarioData } from '../scenarios/schema.js'
 import { generationNamed, type Generation, type GenerationName } from '../generations/index.js'
 
@@ -51,6 +57,8 @@ export interface Identity {
   maxWorkflows: number
   /** Upstream's feature flags as this environment's server has them. */
   flags: ServerFlags
+  /** What a trigger for an unknown workflow identifier does: upstream's 422, or create one. */
+  unknownWorkflows: UnknownWorkflows
 }
 
 /** The process memory budget as one environment's writes see it (a no-op until it is wired). */
@@ -97,6 +105,7 @@ export interface EnvironmentSpec {
   generation: GenerationName
   maxWorkflows: number
   flags?: ServerFlags
+  unknownWorkflows?: UnknownWorkflows
 }
 
 /** The identity and generators of an environment: the same key and seed give the same ids. */
@@ -114,6 +123,7 @@ function createIdentity(spec: EnvironmentSpec) {
     generation: generationNamed(spec.generation),
     maxWorkflows: spec.maxWorkflows,
     flags: spec.flags ?? DEFAULT_SERVER_FLAGS,
+    unknownWorkflows: spec.unknownWorkflows ?? 'reject',
   }
   return { identity, rng, newId }
 }
@@ -191,6 +201,13 @@ function assembleEnvironment(
         workflowCount: () => workflows.liveCount(),
         groupNamed: (name: string) => groupNamed(groups, name),
       })),
+  }
+  for (const { index, record } of data.workflowsV2 ?? []) {
+    try {
+      workflows.add(declaredWorkflowV2(env, record))
+    } catch (error) {
+      throw workflowRecordError(error, index)
+    }
   }
   return env
 }

@@ -1,4 +1,5 @@
 import { httpError, MockRefusal } from '../errors.js'
+import type { UnknownWorkflows } from '../config.js'
 import type { Clock } from './clock.js'
 import {
   createEnvironment,
@@ -36,6 +37,8 @@ export interface EnvironmentSource {
   keyFlags?: ReadonlyMap<string, ServerFlags>
   /** Workflows one environment may hold where the generation limits them; 0: no limit. */
   maxWorkflows: number
+  /** 'create': a trigger for an unknown workflow creates one (the mock's own, off by default). */
+  unknownWorkflows?: UnknownWorkflows
 }
 
 /** A new key past the limit: 403 on a Novu route and on the control plane alike, not 503 (the SDKs would retry a 503 for up to an hour). */
@@ -229,6 +232,7 @@ export function environmentSpec(
     clock: source.clock,
     generation: source.generations.get(apiKey) ?? source.generation,
     maxWorkflows: source.maxWorkflows,
+    unknownWorkflows: source.unknownWorkflows ?? 'reject',
     flags: source.keyFlags?.get(apiKey) ?? source.flags ?? DEFAULT_SERVER_FLAGS,
   }
 }

@@ -11,6 +11,7 @@ import {
   type TriggerBody,
 } from './events.schemas.js'
 import { cancelTransaction } from '../../delivery/jobs.js'
+import { noteOnRequest } from '../../journal/notes.js'
 import { parseEvent } from './parse-event.js'
 import { withRenderWork } from '../../delivery/render-work.js'
 import { isObj, type Obj } from '../../objects.js'
@@ -45,6 +46,7 @@ export const eventRoutes = [
         actor: body.actor,
         tenant: body.tenant,
         agentId: body.agentId,
+        note: (text) => noteOnRequest(c, text),
       })
       return json(c, 201, { data: result })
     },
@@ -83,6 +85,7 @@ export const eventRoutes = [
               actor: event.actor,
               tenant: event.tenant,
               agentId: event.agentId,
+              note: (text) => noteOnRequest(c, text),
             })
           } catch (error) {
             if (!isKnownError(error)) throw error
@@ -118,6 +121,7 @@ export const eventRoutes = [
         actor: body.actor,
         tenant: body.tenant,
         agentId: body.agentId,
+        note: (text) => noteOnRequest(c, text),
       })
       const data = rules.broadcastReportsStatus
         ? result

@@ -8,6 +8,7 @@ import {
   payloadDefaults,
   verifyPayload,
 } from '../../delivery/payload-checks.js'
+import { createdWorkflowNote, createUnknownWorkflow } from './unknown-workflows.js'
 import { runTrigger } from '../../delivery/worker.js'
 import { tenantIdentifier, updateTenant } from '../tenants/tenant-context.js'
 import { isObj, type Obj } from '../../objects.js'
@@ -23,11 +24,20 @@ export interface ParseInput {
   actor?: unknown
   tenant?: unknown
   agentId?: unknown
+  /** Tells the request's journal entry what the mock did beyond upstream (journal/notes.ts). */
+  note?: (text: string) => void
 }
 
 /** The first live workflow (in creation order) with this trigger identifier. */
 export function workflowByIdentifier(env: Environment, identifier: string): Workflow | undefined {
   return env.workflows.byIdentifier(identifier)
+}
+
+/** Under --unknown-workflows create, the workflow made for an unknown identifier, noted. */
+function lenientWorkflow(env: Environment, input: ParseInput): Workflow | undefined {
+  const workflow = createUnknownWorkflow(env, input.name)
+  if (workflow) input.note?.(createdWorkflowNote(input.name))
+  return workflow
 }
 
 /** Attachments: the files go to storage; the payload keeps their other fields. */
@@ -52,7 +62,7 @@ export function parseEvent(env: Environment, input: ParseInput): TriggerResult {
   const transactionId = input.transactionId || rules.newTransactionId(env.rng, env.clock.now())
   if (rules.agents && input.agentId !== undefined && input.agentId !== null)
     throw badRequest(`Agent with identifier "${String(input.agentId)}" was not found.`)
-  const workflow = workflowByIdentifier(env, input.name)
+  const workflow = workflowByIdentifier(env, input.name) ?? lenientWorkflow(env, input)
   if (!workflow) throw httpError(422, 'workflow_not_found')
   if (rules.checksPayloadOverHttp) checkReservedVariables(workflow, input)
   const status = (name: string): TriggerResult => ({

@@ -399,6 +399,11 @@ const generalGroup = (env: Environment) => env.groups.list().find((g) => g.name 
 
 /** POST /v2/workflows: a new dashboard workflow, its `workflowId` kept (suffixed when taken). */
 export function createWorkflowV2(env: Environment, dto: Obj): Workflow {
+  return env.workflows.add(workflowV2Document(env, dto))
+}
+
+/** The document POST /v2/workflows would store, every check made, nothing stored yet. */
+export function workflowV2Document(env: Environment, dto: Obj): Workflow {
   checkRecursion(dto)
   const steps = normalizeSteps(dto.steps as unknown[])
   const workflowDto: Obj = { ...dto, steps, origin: 'novu-cloud' }
@@ -479,7 +484,7 @@ export function createWorkflowV2(env: Environment, dto: Obj): Workflow {
     ...ownedDocument(env, now),
   } as unknown as Workflow
   checkWorkflowDepth(workflow)
-  return env.workflows.add(workflow)
+  return workflow
 }
 
 /** The agent as Mongoose keeps it: its identifier and providers, nothing else. */
