@@ -74,8 +74,13 @@ function documentOf(record: Integration & Record<string, unknown>, owner: Owner,
  */
 export function createIntegrationStore(
   records: readonly Integration[] = DEFAULT_INTEGRATIONS,
-  owner: Owner
+  identity: Owner
 ) {
+  // The two ids only: the environment's identity also holds its API key and generation rules.
+  const owner: Owner = {
+    _environmentId: identity._environmentId,
+    _organizationId: identity._organizationId,
+  }
   const ids = seededIds(owner)
   const list: IntegrationDocument[] = []
   const byId = new Map<string, IntegrationDocument>()

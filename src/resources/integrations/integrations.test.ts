@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { OBJECT_ID, request } from '../../../test/helpers.js'
+import { DEFAULT_KEY, OBJECT_ID, request } from '../../../test/helpers.js'
 import { GENERATIONS, triggerMock } from '../../../test/trigger-helpers.js'
 
 // POST/GET /v1/integrations (subscriber facts §7), per environment.
@@ -17,6 +17,21 @@ describe.each(GENERATIONS)('%s: /v1/integrations', (generation) => {
       'novu-sms',
     ])
     expect(res.body.data[0]._id).toMatch(OBJECT_ID)
+  })
+
+  test('an integration shows its environment and organisation ids, never the API key', async () => {
+    const { app } = triggerMock(generation)
+
+    const res = await request(app, 'GET', '/v1/integrations')
+
+    expect(res.status).toBe(200)
+    expect(JSON.stringify(res.body)).not.toContain(DEFAULT_KEY)
+    for (const integration of res.body.data) {
+      expect(integration._environmentId).toMatch(OBJECT_ID)
+      expect(integration._organizationId).toMatch(OBJECT_ID)
+      expect(Object.keys(integration)).not.toContain('apiKey')
+      expect(Object.keys(integration)).not.toContain('generation')
+    }
   })
 
   test('creates an integration, inactive unless told, with an identifier made from its name', async () => {
