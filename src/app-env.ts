@@ -26,7 +26,7 @@ export interface AppEnv {
      * estimate of its body (a workflow kept as a shared frame; memory/write-budget.ts).
      */
     keptBytes?: number
-    /** What the mock, as upstream, dropped or changed of what the client sent (journal/notes.ts). */
+    /** What the mock, as upstream, dropped or changed of what the client sent (http/notes.ts). */
     notes?: string[]
   }
 }

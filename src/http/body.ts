@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { badRequest, ClientClosedError } from '../errors.js'
 import type { Generation } from '../generations/generation.js'
 import type { AppEnv } from '../app-env.js'
-import { noteOnRequest } from '../journal/notes.js'
+import { noteOnRequest } from './notes.js'
 import { textMemo } from './text-memo.js'
 import { deepFreeze } from '../objects.js'
 
