@@ -69,14 +69,14 @@ export function createServe(state: MockState): Serve {
     const answer = rendering(c, () => {
       adminGuard(c)
       const around = chaos(c)
-      if (around) return around(() => rendering(c, () => throughRoute(c, spec)))
-      return throughRoute(c, spec)
+      if (around) return around(() => rendering(c, () => fromBody(c, spec)))
+      return fromBody(c, spec)
     })
     return journal(c, started, answer)
   }
 
-  /** Steps 4 to 8: what chaos lets on. */
-  function throughRoute(c: Context<AppEnv>, spec: AnyRoute | undefined): Answer {
+  /** Steps 4 to 8, from the body to the handler: what chaos lets on. */
+  function fromBody(c: Context<AppEnv>, spec: AnyRoute | undefined): Answer {
     return after(body(c, spec), () => {
       const write = memoryBudget(c)
       const route = routeOf(c, spec)
