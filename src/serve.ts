@@ -87,7 +87,7 @@ export function createServe(state: MockState): Serve {
     })
   }
 
-  /** 1. The journal, once the answer is known: the entry's id when one was recorded. */
+  /** 1. The journal: the request recorded once its answer is known, and the event stream told. */
   function journal(c: Context<AppEnv>, started: number, answer: Answer): Answer {
     return after(answer, (res) => {
       const id = recordRequest(state, c, res.status, started)
