@@ -12,7 +12,7 @@ import { admitWrite, keepWrite, type CountedWrite } from './memory/write-budget.
 import { readJsonBody } from './http/body.js'
 import { renderError } from './http/render-error.js'
 import { originalUrl } from './http/respond.js'
-import type { AnyRoute } from './http/route.js'
+import type { AnyRoute, RouteInput } from './http/route.js'
 import { validateInput } from './http/route-input.js'
 
 type Answer = Response | Promise<Response>
@@ -34,7 +34,7 @@ const isNovu = (path: string) => under(path, '/v1') || under(path, '/v2')
  * one), else the mock's. Every step after reads it from the context.
  */
 export function fixGeneration(state: MockState, c: Context<AppEnv>): void {
-  c.set('generation', state.generationForAuthorization(c.req.header('authorization')))
+  c.set('generation', state.generationFor(c.req))
 }
 
 /**
@@ -77,23 +77,33 @@ export function createServe(state: MockState): Serve {
 
   /** Steps 4 to 8, from the body to the handler: what chaos lets on. */
   function fromBody(c: Context<AppEnv>, spec: AnyRoute | undefined): Answer {
-    return after(body(c, spec), () => {
-      const write = memoryBudget(c)
-      const route = routeOf(c, spec)
-      const answer = after(authentication(c, route), (env) =>
-        route.handler(c, validateInput(c, route, env))
-      )
-      return write ? after(answer, (res) => keep(c, res, write)) : answer
-    })
+    const reading = body(c, spec)
+    return reading ? reading.then(() => fromBudget(c, spec)) : fromBudget(c, spec)
+  }
+
+  /** Steps 5 to 8, once the body is read. */
+  function fromBudget(c: Context<AppEnv>, spec: AnyRoute | undefined): Answer {
+    const write = memoryBudget(c)
+    const route = routeOf(c, spec)
+    const env = authentication(c, route)
+    const answer =
+      env instanceof Promise
+        ? env.then((found) => handler(c, route, validation(c, route, found)))
+        : handler(c, route, validation(c, route, env))
+    return write ? after(answer, (res) => keep(c, res, write)) : answer
   }
 
   /** 1. The journal: the request recorded once its answer is known, and the event stream told. */
   function journal(c: Context<AppEnv>, started: number, answer: Answer): Answer {
-    return after(answer, (res) => {
-      const id = recordRequest(state, c, res.status, started)
-      if (state.events.active) announceRequest(state.events, c.req, res.status, id)
-      return res
-    })
+    return answer instanceof Promise
+      ? answer.then((res) => recorded(c, started, res))
+      : recorded(c, started, answer)
+  }
+
+  function recorded(c: Context<AppEnv>, started: number, res: Response): Response {
+    const id = recordRequest(state, c, res.status, started)
+    if (state.events.active) announceRequest(state.events, c.req, res.status, id)
+    return res
   }
 
   /** 2. The admin guard: throws its 401 or 403, or returns. */
@@ -138,7 +148,10 @@ export function createServe(state: MockState): Serve {
     const refusal = spec.apiKeyRefusal?.(c.get('generation'))
     if (refusal && c.req.header('authorization')?.split(' ')[0] === 'ApiKey') throw refusal
     if (spec.auth !== 'apiKey') return undefined
-    return after(authenticate(c), (env) => settled(c, spec, env))
+    const env = authenticate(c)
+    return env instanceof Promise
+      ? env.then((found) => settled(c, spec, found))
+      : settled(c, spec, env)
   }
 
   /** 6b. The environment, its due work done, behind upstream's RootEnvironmentGuard. */
@@ -152,6 +165,17 @@ export function createServe(state: MockState): Serve {
     if (env.generation !== c.get('generation')) c.set('generation', env.generation)
     return env
   }
+
+  /** 7. Validation: the route's input (http/route-input.ts). */
+  const validation = (c: Context<AppEnv>, spec: AnyRoute, env: Environment | undefined) =>
+    validateInput(c, spec, env)
+
+  /** 8. The handler: the route's own work, its answer made through http/respond.ts. */
+  const handler = (
+    c: Context<AppEnv>,
+    spec: AnyRoute,
+    input: RouteInput<unknown, unknown, unknown>
+  ) => spec.handler(c, input)
 
   /** 9. Rendering: a throw, now or later, becomes the answer in the generation's error shape. */
   function rendering(c: Context<AppEnv>, run: () => Answer): Answer {
