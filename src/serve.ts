@@ -16,7 +16,7 @@ import type { AnyRoute, RouteInput } from './http/route.js'
 import { validateInput } from './http/route-input.js'
 
 type Answer = Response | Promise<Response>
-export type Serve = (c: Context<AppEnv>, spec: AnyRoute | undefined) => Answer
+type Serve = (c: Context<AppEnv>, spec: AnyRoute | undefined) => Answer
 
 /** `next` on the value now, or once it resolves: a request that never waits stays synchronous. */
 function after<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {

@@ -9,7 +9,7 @@ import type { Decision } from './rules.js'
 import { MAX_DELAY_MS } from './rules.schemas.js'
 
 /** The request's remaining steps: its answer, or its failure rendered. */
-export type Rest = () => Response | Promise<Response>
+type Rest = () => Response | Promise<Response>
 
 /** What chaos does around the rest of a request: a delay, a fault, or both. */
 export type Chaos = (rest: Rest) => Promise<Response>

@@ -18,7 +18,7 @@ import { json, originalUrl } from './respond.js'
 import { redactUrl } from './redact.js'
 
 /** What rendering needs of the mock: its clock, a 500's errorId, and the log that records it. */
-export interface RenderingState {
+interface RenderingState {
   now(): Date
   newErrorId(): string
   logger: Logger
