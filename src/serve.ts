@@ -42,7 +42,7 @@ export function fixGeneration(state: MockState, c: Context<AppEnv>): void {
  * middleware. Its steps, in the order they run, each one named call below:
  *
  * 1. **journal**: the clock starts; once the answer is known, whatever it is, the request is
- *    recorded (journal/record.ts) and the event stream told;
+ *    recorded (journal/record.ts), the event stream told, and the webhooks it caused let go;
  * 2. **admin guard**: the control plane's token on `/__admin` (admin/admin-auth.ts);
  * 3. **chaos**: on `/v1` and `/v2`, the latency and the rule that fires (chaos/apply.ts): a delay,
  *    then a fault or the rest of the steps;
@@ -93,7 +93,7 @@ export function createServe(state: MockState): Serve {
     return write ? after(answer, (res) => keep(c, res, write)) : answer
   }
 
-  /** 1. The journal: the request recorded once its answer is known, and the event stream told. */
+  /** 1. The journal: the request recorded once its answer is known, the event stream told. */
   function journal(c: Context<AppEnv>, started: number, answer: Answer): Answer {
     return answer instanceof Promise
       ? answer.then((res) => recorded(c, started, res))
@@ -103,6 +103,8 @@ export function createServe(state: MockState): Serve {
   function recorded(c: Context<AppEnv>, started: number, res: Response): Response {
     const id = recordRequest(state, c, res.status, started)
     if (state.events.active) announceRequest(state.events, c.req, res.status, id)
+    // After: the webhooks the request caused go out once its answer is written.
+    state.webhooks.afterAnswer()
     return res
   }
 
