@@ -34,6 +34,24 @@ export default tseslint.config(
       ],
     },
   },
+  // The house framework knows no part of the mock: serve.ts wires the journal, chaos, the admin
+  // guard and the memory budget around it.
+  {
+    files: ['src/http/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/admin/*', '**/chaos/*', '**/journal/*', '**/memory/*'],
+              message: 'src/http/ is the framework: wire this step in src/serve.ts instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The dashboard's script runs in the browser.
   { files: ['src/admin/ui/assets/**/*.js'], languageOptions: { globals: { ...globals.browser } } }
 )

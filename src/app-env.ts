@@ -1,12 +1,18 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Environment } from './tenancy/environment.js'
 import type { Outcome } from './chaos/rules.schemas.js'
+import type { Generation } from './generations/generation.js'
 
-/** What middleware hands to routes through the Hono context. */
+/** What a request carries on its Hono context, from one step of its path (serve.ts) to the next. */
 export interface AppEnv {
   /** Node's request and response objects when served by @hono/node-server; absent under app.request(). */
   Bindings: Partial<HttpBindings>
   Variables: {
+    /**
+     * The generation the request answers in, fixed before its first step (its key's, else the
+     * mock's); every step after reads it here.
+     */
+    generation: Generation
     body?: unknown
     rawBody?: string
     env?: Environment
@@ -26,7 +32,7 @@ export interface AppEnv {
      * estimate of its body (a workflow kept as a shared frame; memory/write-budget.ts).
      */
     keptBytes?: number
-    /** What the mock, as upstream, dropped or changed of what the client sent (journal/notes.ts). */
+    /** What the mock, as upstream, dropped or changed of what the client sent (http/notes.ts). */
     notes?: string[]
   }
 }

@@ -49,8 +49,8 @@ export interface MockState {
   now(): Date
   /** The generation of environments whose key the scenario does not pin to another. */
   generation(): Generation
-  /** The generation an `Authorization` header's key answers in, without building its environment. */
-  generationForAuthorization(header: string | undefined): Generation
+  /** The generation a request's key (its `Authorization` header) answers in, without building its environment. */
+  generationFor(request: { header(name: string): string | undefined }): Generation
 }
 
 /** Upstream's system default; its Cloud tiers cap lower (20 on the free tier). */
@@ -129,8 +129,11 @@ export function createState(
     newErrorId: () => randomUUID(),
     now: () => environments.source.clock.now(),
     generation: () => generationNamed(environments.source.generation),
-    generationForAuthorization(header) {
+    generationFor(request) {
       const { source } = environments
+      // Only a scenario that pins keys to generations needs the key read.
+      if (source.generations.size === 0) return generationNamed(source.generation)
+      const header = request.header('authorization')
       const apiKey = header?.startsWith('ApiKey ') ? header.slice(7) : undefined
       const pinned = apiKey === undefined ? undefined : source.generations.get(apiKey)
       return generationNamed(pinned ?? source.generation)

@@ -67,7 +67,7 @@ export function sameOrigin(c: Context): boolean {
  * wants `Authorization: Bearer <token>` or the dashboard's cookie; Novu routes are unaffected.
  * A write carried by the cookie (which a browser sends by itself) must come from the mock's own
  * origin, and a write from a foreign origin is refused however it is authorised. A step of the
- * request pipeline: throws the 401 or 403, or returns.
+ * request path (serve.ts): throws the 401 or 403, or returns.
  */
 export function adminGuard(token: string | undefined): (c: Context) => void {
   const matches = token === undefined ? undefined : tokenMatcher(token)

@@ -3,7 +3,6 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { STATUS_CODES } from 'node:http'
 import type { AppEnv } from '../app-env.js'
 import { objectError, RATE_LIMIT_MESSAGE, REASON, ThrottledError } from '../errors.js'
-import { generationOf } from '../http/render-error.js'
 import { JSON_CONTENT_TYPE, originalUrl } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { NetworkFault, StatusFault } from './rules.schemas.js'
@@ -22,7 +21,7 @@ const reason = (status: number) => REASON[status] ?? STATUS_CODES[status] ?? 'Er
 
 function defaultBody(c: Context<AppEnv>, state: MockState, status: number, path: string) {
   const timestamp = state.now().toISOString()
-  const { errors } = generationOf(c, state)
+  const { errors } = c.get('generation')
   if (status === 500) return errors.internal(path, timestamp, state.newErrorId())
   if (status === 429) return errors.render(new ThrottledError(), path, timestamp).body
   // As Nest's bare `new XxxException()`: the reason phrase as message, no `error` key.
@@ -101,17 +100,15 @@ function dribble(
   )
 }
 
-/** Replaces the route's answer with the same status, headers and bytes, sent slowly. */
-export async function slowBody(c: Context<AppEnv>, fault: NetworkFault): Promise<void> {
-  const res = c.res
-  if (!res.body) return
+/** The route's answer with the same status, headers and bytes, sent slowly. */
+export async function slowBody(res: Response, fault: NetworkFault): Promise<Response> {
+  if (!res.body) return res
   const bytes = new Uint8Array(await res.arrayBuffer())
-  if (bytes.byteLength === 0) return
+  if (bytes.byteLength === 0) return res
   const headers = new Headers(res.headers)
   // Announced up front, as a real server would, so the client waits for every byte.
   headers.set('Content-Length', String(bytes.byteLength))
   const chunkBytes = fault.chunkBytes ?? SLOW_BODY_DEFAULTS.chunkBytes
   const intervalMs = fault.intervalMs ?? SLOW_BODY_DEFAULTS.intervalMs
-  c.res = undefined
-  c.res = new Response(dribble(bytes, chunkBytes, intervalMs), { status: res.status, headers })
+  return new Response(dribble(bytes, chunkBytes, intervalMs), { status: res.status, headers })
 }

@@ -1,4 +1,4 @@
-import type { Context, Next } from 'hono'
+import type { Context } from 'hono'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
@@ -36,19 +36,19 @@ function hang(socket: Socket): Promise<void> {
  * Applies a network fault. `reset`, `empty` and `hang` act on the Node socket and answer nothing
  * (RESPONSE_ALREADY_SENT tells @hono/node-server not to write). Under `app.request()` there is no
  * socket: they answer a 500 in the Novu error shape that says so, rather than pretend.
- * `malformed` and `slow-body` are plain responses and work everywhere.
+ * `malformed` and `slow-body` are plain responses and work everywhere; `slow-body` sends what
+ * `rest` (the request's remaining steps) answered.
  */
 export async function networkFault(
   c: Context<AppEnv>,
   fault: NetworkFault,
-  next: Next
-): Promise<Response | void> {
+  rest: () => Response | Promise<Response>
+): Promise<Response> {
   const kind = fault.network
   if (kind === 'malformed' || kind === 'slow-body') {
     c.set('fault', kind)
     if (kind === 'malformed') return malformed(c)
-    await next()
-    return slowBody(c, fault)
+    return slowBody(await rest(), fault)
   }
   const socket = c.env?.incoming?.socket
   if (!socket)

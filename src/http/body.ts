@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
-import { badRequest, ClientClosedError } from '../errors.js'
 import type { Generation } from '../generations/generation.js'
+import { badRequest, ClientClosedError } from '../errors.js'
 import type { AppEnv } from '../app-env.js'
-import { noteOnRequest } from '../journal/notes.js'
+import { noteOnRequest } from './notes.js'
 import { textMemo } from './text-memo.js'
 import { deepFreeze } from '../objects.js'
 
@@ -97,13 +97,12 @@ export function parseJson(sent: string): unknown {
 /**
  * Reads a JSON body as Express's body-parser does for upstream: only for a JSON content type,
  * within the path's size limit, strict about the top-level value, with Node's own parse message.
- * Any other content type leaves the body empty, as upstream treats it. A step of the request
- * pipeline: undefined when there is no JSON body to read (no promise, no async frame), else the
- * promise of `rawBody` and `body` set on the context.
+ * Any other content type leaves the body empty, as upstream treats it. The body step of the
+ * request path (serve.ts), in the request's generation: undefined when there is no JSON body to
+ * read (no promise, no async frame), else the promise of `rawBody` and `body` set on the context.
  */
 export function readJsonBody(
-  c: Context,
-  generationOf: (c: Context) => Generation,
+  c: Context<AppEnv>,
   /** The route never changes its body: one parse may serve every request that sends the text. */
   shared = false
 ): Promise<void> | undefined {
@@ -111,10 +110,10 @@ export function readJsonBody(
   if (method === 'GET' || method === 'HEAD') return undefined
   const type = c.req.header('content-type')
   if (!type || !isJsonType(type)) {
-    if (hasBody(c)) noteOnRequest(c as Context<AppEnv>, unreadBodyNote(type))
+    if (hasBody(c)) noteOnRequest(c, unreadBodyNote(type))
     return undefined
   }
-  return readJson(c, generationOf(c), shared)
+  return readJson(c, shared)
 }
 
 /**
@@ -131,7 +130,8 @@ const hasBody = (c: Context) => {
 const unreadBodyNote = (type: string | undefined) =>
   `The body was not read as JSON: ${type ? `its Content-Type is ${JSON.stringify(type.slice(0, 100))}` : 'the request has no Content-Type header'}, and Novu's body parser reads only application/json, so the body counted as empty. Send the header Content-Type: application/json.`
 
-async function readJson(c: Context, generation: Generation, shared: boolean) {
+async function readJson(c: Context<AppEnv>, shared: boolean) {
+  const generation = c.get('generation')
   const limit = bodyLimitFor(c.req.path, generation)
   const text = await readText(c.req.raw, limit, generation.payloadTooLarge)
   c.set('rawBody', text)

@@ -13,14 +13,15 @@ import {
   reasonPhrase,
   RequestValidationError,
 } from '../errors.js'
-import type { Generation } from '../generations/generation.js'
-import type { MockState } from '../state.js'
+import type { Logger } from '../log.js'
 import { json, originalUrl } from './respond.js'
 import { redactUrl } from './redact.js'
 
-/** The generation that answers this request: its environment's, else its key's, else the mock's. */
-export function generationOf(c: Context<AppEnv>, state: MockState): Generation {
-  return c.get('env')?.generation ?? state.generationForAuthorization(c.req.header('authorization'))
+/** What rendering needs of the mock: its clock, a 500's errorId, and the log that records it. */
+interface RenderingState {
+  now(): Date
+  newErrorId(): string
+  logger: Logger
 }
 
 /** An error Hono raised itself (a malformed URL, say), as Nest would have thrown it. */
@@ -29,15 +30,15 @@ const fromHono = (error: HTTPException) =>
 
 /**
  * The single error renderer: every failure, from validation to an unexpected throw, leaves in
- * the body the generation's exception filter gives it. Unexpected errors become a 500 with an
- * errorId, never a stack trace.
+ * the body the exception filter of the request's generation gives it. Unexpected errors become a
+ * 500 with an errorId, never a stack trace.
  */
-export function renderError(c: Context<AppEnv>, state: MockState, error: unknown): Response {
+export function renderError(c: Context<AppEnv>, state: RenderingState, error: unknown): Response {
   if (error instanceof ClientClosedError)
     return new Response(null, { status: CLIENT_CLOSED_REQUEST })
   const path = originalUrl(c)
   const timestamp = state.now().toISOString()
-  const generation = generationOf(c, state)
+  const generation = c.get('generation')
   const known =
     error instanceof MockRefusal
       ? error.answer()

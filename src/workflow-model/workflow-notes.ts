@@ -2,7 +2,7 @@ import type { Environment } from '../tenancy/environment.js'
 
 /**
  * The words of the notes a workflow create leaves in its journal entry and the log
- * (journal/notes.ts): what upstream changed of what the client sent, and what to do about it.
+ * (http/notes.ts): what upstream changed of what the client sent, and what to do about it.
  */
 
 const SCENARIO_HINT =

@@ -33,7 +33,7 @@ import {
 } from './workflows-v2.usecases.js'
 import type { Context } from 'hono'
 import type { AppEnv } from '../../app-env.js'
-import { noteOnRequest } from '../../journal/notes.js'
+import { noteOnRequest } from '../../http/notes.js'
 import { emptiedEmailBodyNote, takenWorkflowIdNote } from '../../workflow-model/workflow-notes.js'
 
 const tags = ['Workflows (v2)']

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { InternalError } from '../../errors.js'
-import { withBodyFields } from '../../http/route.js'
+import { withBodyFields } from '../../http/route-input.js'
 import { pipeMessages, validateObject, type ClassRules } from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
 import {

@@ -5,7 +5,7 @@ import { defineRoute, type AnyRoute } from '../../http/route.js'
 import { json, jsonText } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
 import { createWorkflow } from './create-workflow.js'
-import { noteOnRequest } from '../../journal/notes.js'
+import { noteOnRequest } from '../../http/notes.js'
 import { takenNameNote } from '../../workflow-model/workflow-notes.js'
 import { renderListItem, renderWorkflow } from './workflows.render.js'
 import {

@@ -4,7 +4,6 @@ import type { AppEnv } from '../app-env.js'
 import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
 import type { Generation } from '../generations/generation.js'
-import { generationOf } from '../http/render-error.js'
 import { closestRoutes, routeExists } from './closest-routes.js'
 import type { EntrySource, JournalEntry } from './journal.js'
 import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
@@ -203,7 +202,7 @@ export function recordRequest(
   const raw = c.get('rawBody')
   const key = apiKeyOf(c)
   const rule = c.get('rule')
-  const generation = generationOf(c, state)
+  const generation = c.get('generation')
   const matched =
     c.get('matched') === true || (rule !== undefined && routeExists(method, path, generation))
   const head = responseStatus < 300 ? responseHead(c.get('responseText')) : {}

@@ -10,7 +10,7 @@ const MAX_NAME = 40
 /**
  * Tells the client, in the request's journal entry (`notes`) and the log (info), that the mock,
  * as upstream does, dropped or changed something it sent: the words name the field, what became
- * of it and the fix. The journal middleware logs and records them once the answer is known.
+ * of it and the fix. The journal (journal/record.ts) logs and records them once the answer is known.
  */
 export function noteOnRequest(c: Context<AppEnv>, note: string): void {
   const notes = c.get('notes')
