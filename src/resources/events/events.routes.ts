@@ -11,7 +11,7 @@ import {
   type TriggerBody,
 } from './events.schemas.js'
 import { cancelTransaction } from '../../delivery/jobs.js'
-import { noteOnRequest } from '../../journal/notes.js'
+import { noteOnRequest } from '../../http/notes.js'
 import { parseEvent } from './parse-event.js'
 import { withRenderWork } from '../../delivery/render-work.js'
 import { isObj, type Obj } from '../../objects.js'

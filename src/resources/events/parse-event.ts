@@ -24,7 +24,7 @@ export interface ParseInput {
   actor?: unknown
   tenant?: unknown
   agentId?: unknown
-  /** Tells the request's journal entry what the mock did beyond upstream (journal/notes.ts). */
+  /** Tells the request's journal entry what the mock did beyond upstream (http/notes.ts). */
   note?: (text: string) => void
 }
 
