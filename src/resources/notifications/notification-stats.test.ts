@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { request } from '../../../test/helpers.js'
+import { DEFAULT_KEY, request } from '../../../test/helpers.js'
 import {
   createWorkflow,
   email,
@@ -52,6 +52,11 @@ describe.each(GENERATIONS)('%s: notification stats', (generation) => {
 
   test('days=0 looks back to now only: an empty list', async () => {
     const { app } = await twoTriggers(generation)
+    // A second later, so that no trigger shares the query's millisecond (`since` is inclusive).
+    await request(app, 'POST', `/__admin/clock?apiKey=${DEFAULT_KEY}`, {
+      body: { advance: '1s' },
+      key: null,
+    })
 
     const res = await request(app, 'GET', '/v1/notifications/graph/stats?days=0')
 
