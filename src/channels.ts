@@ -9,7 +9,6 @@ export type Channel = (typeof CHANNELS)[number]
 
 /** The enum with the `tool` channel that servers since 2025 accept. */
 export const CHANNELS_WITH_TOOL = [...CHANNELS, 'tool'] as const
-export type ChannelOrTool = (typeof CHANNELS_WITH_TOOL)[number]
 
 const channelSet: ReadonlySet<string> = new Set(CHANNELS)
 export const isChannel = (value: unknown): value is Channel =>

@@ -8,7 +8,7 @@ export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_SEED = '42'
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const
 /** What a trigger for an unknown workflow does: upstream's 422, or (the mock's own) create it. */
-export const UNKNOWN_WORKFLOWS = ['reject', 'create'] as const
+const UNKNOWN_WORKFLOWS = ['reject', 'create'] as const
 export type UnknownWorkflows = (typeof UNKNOWN_WORKFLOWS)[number]
 
 /** Every option of the mock; the CLI flags and environment variables map onto the same object. */

@@ -22,7 +22,7 @@ export class ApiError extends Error {
   }
 }
 
-export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded'
+const RATE_LIMIT_MESSAGE = 'API rate limit exceeded'
 
 /** The throttler's 429: upstream's filter gives it a body of its own. */
 export class ThrottledError extends ApiError {

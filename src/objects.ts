@@ -29,7 +29,7 @@ export function deepFreeze<T>(value: T): T {
  */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
-export const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key)
+const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key)
 
 /** Whether a path (its segments) passes through a prototype key. */
 export const throughPrototype = (path: readonly string[]): boolean => path.some(isPrototypeKey)

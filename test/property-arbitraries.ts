@@ -9,11 +9,10 @@ import fc from 'fast-check'
 
 // Ids of the default scenario's records (fixtures/default.json).
 export const GENERAL_GROUP = '66fbb0a0c1f2e3d4a5b60001'
-export const BILLING_GROUP = '66fbb0a0c1f2e3d4a5b60002'
+const BILLING_GROUP = '66fbb0a0c1f2e3d4a5b60002'
 export const WELCOME_WORKFLOW = '66fbb0a0c1f2e3d4a5b61001'
 export const ORDER_WORKFLOW = '66fbb0a0c1f2e3d4a5b61002'
-export const TRANSACTIONS = ['tx-order-1001', 'tx-welcome-2210']
-export const SUBSCRIBERS = ['user-1042', 'user-2210']
+const TRANSACTIONS = ['tx-order-1001', 'tx-welcome-2210']
 export const PRODUCTION_KEY = 'production-key'
 export const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push']
 
@@ -26,16 +25,16 @@ export interface Probe {
 }
 
 /** A JSON text kept as written. */
-export class Raw {
+class Raw {
   constructor(readonly text: string) {}
 }
 
 /** An object written from its entries, so that keys may repeat or be `__proto__`. */
-export class Entries {
+class Entries {
   constructor(readonly entries: [string, unknown][]) {}
 }
 
-export function toJson(value: unknown): string {
+function toJson(value: unknown): string {
   if (value instanceof Raw) return value.text
   if (value instanceof Entries)
     return `{${value.entries.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(',')}}`
@@ -48,7 +47,7 @@ export function toJson(value: unknown): string {
 // Strings
 
 const LONG = 100_000
-export const ODD_TEXTS = [
+const ODD_TEXTS = [
   '',
   ' ',
   '\ud800',
@@ -101,7 +100,7 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
 )
 
 /** A header value as a client could send it: UTF-8 bytes read as Latin-1, no CR, LF or NUL. */
-export const toHeaderValue = (text: string) =>
+const toHeaderValue = (text: string) =>
   Buffer.from(text, 'utf8')
     .toString('latin1')
     .replace(/[\r\n\0]/g, '')
@@ -128,7 +127,7 @@ const NUMBER_TEXTS = [
 ]
 const STRING_VALUES = ['', '  ', 'true', 'false', 'yes', 'no', '1', '0', 'maybe', 'abc', '1e308']
 
-export const scalarJson: fc.Arbitrary<Raw> = fc.oneof(
+const scalarJson: fc.Arbitrary<Raw> = fc.oneof(
   fc.constantFrom(...NUMBER_TEXTS).map((t) => new Raw(t)),
   fc.constantFrom('true', 'false', 'null').map((t) => new Raw(t)),
   fc.constantFrom(...STRING_VALUES).map((s) => new Raw(JSON.stringify(s))),
@@ -149,14 +148,14 @@ const { tree } = fc.letrec<{ tree: unknown; array: unknown; object: unknown }>((
 
 const DEPTH = 2000
 /** Prototype-pollution payloads: each is harmless unless someone merges it into a prototype. */
-export const POISON = [
+const POISON = [
   '{"__proto__":{"polluted":"yes"}}',
   '{"constructor":{"prototype":{"polluted":"yes"}}}',
   '{"__proto__":{"__proto__":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}',
   '{"__proto__":[]}',
 ]
 
-export const adversarialJson: fc.Arbitrary<unknown> = fc
+const adversarialJson: fc.Arbitrary<unknown> = fc
   .oneof(
     { weight: 4, arbitrary: scalarJson },
     { weight: 3, arbitrary: tree },
@@ -319,7 +318,7 @@ export const bodyText = (value: fc.Arbitrary<unknown>): fc.Arbitrary<string> =>
 // ---------------------------------------------------------------------------------------------
 // Valid bodies
 
-export const hex24 = fc
+const hex24 = fc
   .array(fc.constantFrom(...'0123456789abcdef'), { minLength: 24, maxLength: 24 })
   .map((c) => c.join(''))
 
@@ -472,7 +471,7 @@ function queryOf(names: string[]): fc.Arbitrary<string> {
 // ---------------------------------------------------------------------------------------------
 // Headers
 
-export const POOL_KEYS = ['prop-key-a', 'prop-key-b']
+const POOL_KEYS = ['prop-key-a', 'prop-key-b']
 const authorization = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom(...POOL_KEYS).map((k) => `ApiKey ${k}`) },
   { weight: 2, arbitrary: fc.constant(`ApiKey ${PRODUCTION_KEY}`) },
@@ -497,7 +496,7 @@ const authorization = fc.oneof(
   { weight: 1, arbitrary: oddString.map((s) => `ApiKey ${toHeaderValue(s)}`) }
 )
 
-export const CONTENT_TYPES = [
+const CONTENT_TYPES = [
   'application/json',
   'application/json; charset=utf-8',
   'APPLICATION/JSON',
@@ -625,7 +624,7 @@ const CAST_PATHS: (string | number)[][] = [
 ]
 
 /** A valid workflow with one value at a position Mongoose casts replaced by an edge value. */
-export const castWorkflowBody: fc.Arbitrary<string> = fc
+const castWorkflowBody: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(...CAST_PATHS), fc.constantFrom(...CAST_EDGES))
   .map(([path, value]) => {
     const base = {
@@ -913,7 +912,7 @@ export const scenarioBody: fc.Arbitrary<string> = fc.oneof(
 )
 
 /** A body for PUT /__admin/state: an environment export, changed at random. */
-export const stateBody = bodyText(mutated(fc.constant(SCENARIO_BASE.data)))
+const stateBody = bodyText(mutated(fc.constant(SCENARIO_BASE.data)))
 
 const adminKey = fc.oneof(
   fc.constantFrom(...POOL_KEYS, PRODUCTION_KEY, 'admin-new'),

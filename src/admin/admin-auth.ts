@@ -56,7 +56,7 @@ function cookieOf(header: string | undefined, name: string): string | undefined 
 }
 
 /** Whether the request's Origin is the mock's own (scheme, host and port it was reached at). */
-export function sameOrigin(c: Context): boolean {
+function sameOrigin(c: Context): boolean {
   // The server builds the request's URL from its Host header.
   const origin = c.req.header('origin')
   return origin !== undefined && origin === new URL(c.req.url).origin

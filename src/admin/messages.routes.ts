@@ -16,15 +16,15 @@ import { renderedOutput } from './rendered-message.js'
 const tags = ['admin']
 
 /** A test waits at most this long; a longer wait is a test that should fail sooner. */
-export const MAX_WAIT_MS = 30_000
+const MAX_WAIT_MS = 30_000
 /** Requests held at once: past it, a wait is refused rather than another timer and listener kept. */
-export const MAX_WAITERS = 256
+const MAX_WAITERS = 256
 const DEFAULT_LIMIT = 100
 const MAX_LIMIT = 1000
 /** How often a held request runs the delays that came due on a running clock. */
 const SETTLE_EVERY_MS = 250
 
-export const MessageFilterSchema = z.object({
+const MessageFilterSchema = z.object({
   apiKey: z.string().min(1).max(256).optional().meta({ description: "only this key's messages" }),
   environmentId: z
     .string()

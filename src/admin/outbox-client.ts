@@ -1,6 +1,6 @@
 /** The admin client's view of `GET /__admin/messages`: the messages the mock "sent", rendered. */
 
-export type MessageChannel = 'in_app' | 'email' | 'sms' | 'chat' | 'push' | 'tool'
+type MessageChannel = 'in_app' | 'email' | 'sms' | 'chat' | 'push' | 'tool'
 
 export interface MessageFilter {
   apiKey?: string

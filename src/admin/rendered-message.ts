@@ -16,7 +16,7 @@ const ESCAPES: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 }
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch)
 
 const ENTITIES: Record<string, string> = {
   amp: '&',
@@ -52,7 +52,7 @@ function blocksHtml(blocks: unknown[]): string {
 }
 
 /** The HTML's text as a mail client's plain-text part would read it: links kept as `text (url)`. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(script|style|head)[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<a\s[^>]*href\s*=\s*["']([^"']*)["'][^>]*>([\s\S]*?)<\/a\s*>/gi, (_, url, label) =>
@@ -75,7 +75,7 @@ export function htmlToText(html: string): string {
 }
 
 /** Every href in the HTML, in order, each once. */
-export function linksOf(html: string): string[] {
+function linksOf(html: string): string[] {
   const found = new Set<string>()
   for (const match of html.matchAll(/<a\s[^>]*href\s*=\s*["']([^"']*)["']/gi))
     found.add((match[1] as string).replace(/&amp;/g, '&'))

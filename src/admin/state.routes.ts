@@ -15,7 +15,7 @@ import { ApiKeyQuerySchema } from './admin.schemas.js'
 
 const tags = ['admin']
 
-export function importEnvironment(state: State, apiKey: string, raw: unknown): Environment {
+function importEnvironment(state: State, apiKey: string, raw: unknown): Environment {
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success)
     throw new ScenarioError('the state is not valid', issueProblems(parsed.error.issues))

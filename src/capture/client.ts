@@ -40,7 +40,7 @@ export interface Answer {
 
 const DEFAULT_WAIT_MS = 1000
 /** The largest answer read: a page of 100 workflows is a few MB; past this the server is not Novu's. */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 /** The body as text, read no further than `max` bytes (undefined past it). */
 async function cappedText(res: Response, max: number): Promise<string | undefined> {
@@ -67,7 +67,7 @@ async function cappedText(res: Response, max: number): Promise<string | undefine
 const RETRIED = new Set([429, 503])
 
 /** Retry-After as seconds or as an HTTP date; absent or unreadable: undefined. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (header === null || header.trim() === '') return undefined
   const seconds = Number(header)
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)

@@ -10,7 +10,7 @@ import { PLACEHOLDER } from './redact.js'
 import { CAPTURE_FLAG_NAMES, captureOptionRows, DEFAULT_CAPTURE_FROM } from './usage.js'
 import { formatOf, scenarioText, writeScenarioFile } from './writer.js'
 
-export const CAPTURE_USAGE = `Usage: novu-mock capture --out FILE [options]
+const CAPTURE_USAGE = `Usage: novu-mock capture --out FILE [options]
 
 Reads a Novu environment through its API (workflows, notification groups, topics with their
 subscribers, subscribers, tenants) and writes a scenario file the mock loads with

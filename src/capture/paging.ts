@@ -7,7 +7,7 @@ import { notUnderstood, type CaptureClient } from './client.js'
 import { isObj } from '../objects.js'
 
 /** Upstream's largest page on these lists. */
-export const PAGE_SIZE = 100
+const PAGE_SIZE = 100
 /** A server that never says "no more" stops here rather than looping. */
 const MAX_PAGES = 100_000
 

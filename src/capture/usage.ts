@@ -4,7 +4,7 @@
  */
 export const DEFAULT_CAPTURE_FROM = 'https://api.novu.co'
 
-export const CAPTURE_OPTIONS: readonly { flag: string; help: string }[] = [
+const CAPTURE_OPTIONS: readonly { flag: string; help: string }[] = [
   { flag: '--out FILE', help: 'scenario file to write, .yaml/.yml or .json (required)' },
   {
     flag: '--from URL',

@@ -2,15 +2,14 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { STATUS_CODES } from 'node:http'
 import type { AppEnv } from '../app-env.js'
-import { objectError, RATE_LIMIT_MESSAGE, REASON, ThrottledError } from '../errors.js'
+import { objectError, REASON, ThrottledError } from '../errors.js'
 import { JSON_CONTENT_TYPE, originalUrl } from '../http/respond.js'
 import type { MockState } from '../state.js'
 import type { NetworkFault, StatusFault } from './rules.schemas.js'
 
-export { RATE_LIMIT_MESSAGE }
 /** What the `malformed` fault sends: the start of a Novu envelope, cut short. */
 export const MALFORMED_BODY = '{"data":[{"_id":"'
-export const SLOW_BODY_DEFAULTS = { chunkBytes: 16, intervalMs: 50 }
+const SLOW_BODY_DEFAULTS = { chunkBytes: 16, intervalMs: 50 }
 
 // Upstream's limits at the "unlimited" service level, per second, over a 5 s window, with a 10%
 // burst allowance (novu-api-facts §7.3). Topics count as "configuration", the rest as "global".

@@ -5,10 +5,10 @@ import { jsonDoc, lazyDoc, relay, variant } from './schema-tools.js'
 
 /** Longest delay or hang a rule can cause: long enough for any timeout test, short enough to end. */
 export const MAX_DELAY_MS = 600_000
-export const NETWORK_FAULTS = ['reset', 'empty', 'hang', 'malformed', 'slow-body'] as const
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+const NETWORK_FAULTS = ['reset', 'empty', 'hang', 'malformed', 'slow-body'] as const
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
-export type NetworkFaultKind = (typeof NETWORK_FAULTS)[number]
+type NetworkFaultKind = (typeof NETWORK_FAULTS)[number]
 
 export type Delay =
   | number
@@ -31,10 +31,14 @@ export interface NetworkFault {
   intervalMs?: number
 }
 
-export type Fault = StatusFault | NetworkFault
+type Fault = StatusFault | NetworkFault
 /** One step of a sequence: a fault, or `{ pass: true }` for the real answer. */
 export type Outcome = Fault | { pass: true }
 
+/**
+ * What a rule matches on.
+ * @public Exported for the declaration files: the rule set's views name it.
+ */
 export interface RuleMatch {
   method?: string | string[]
   /** `/v1/workflows/:id/status`, `/v1/topics*`, or `*`. */
@@ -71,7 +75,7 @@ const DISTRIBUTIONS: Record<string, z.ZodType> = {
 }
 
 /** Milliseconds: a bare number is exact (msw's `delay(ms)`); distributions take ms parameters too. */
-export const DelaySchema = variant<Delay>([Ms, ...Object.values(DISTRIBUTIONS)], (value) => {
+const DelaySchema = variant<Delay>([Ms, ...Object.values(DISTRIBUTIONS)], (value) => {
   if (typeof value === 'number') return Ms
   if (!isObj(value)) return 'must be a number of ms or an object with a "distribution"'
   // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
@@ -95,7 +99,7 @@ const HeadersSchema = z
   })
 
 /** A fault body is kept with its rule and sent on every call it fires for. */
-export const MAX_FAULT_BODY_BYTES = 1024 * 1024
+const MAX_FAULT_BODY_BYTES = 1024 * 1024
 
 /** The body's size as JSON in UTF-8, or undefined when it is no JSON value. */
 const jsonBytes = (value: unknown) => {
@@ -168,8 +172,8 @@ function outcomeSchema(withPass: boolean) {
     })
 }
 
-export const FaultSchema = outcomeSchema(false) as unknown as z.ZodType<Fault, unknown>
-export const OutcomeSchema = outcomeSchema(true) as unknown as z.ZodType<Outcome, unknown>
+const FaultSchema = outcomeSchema(false) as unknown as z.ZodType<Fault, unknown>
+const OutcomeSchema = outcomeSchema(true) as unknown as z.ZodType<Outcome, unknown>
 
 const MethodSchema = z
   .string()
@@ -178,7 +182,7 @@ const MethodSchema = z
     `must be one of ${METHODS.join(', ')}`
   )
 
-export const MatchSchema = z.strictObject({
+const MatchSchema = z.strictObject({
   method: variant<string | string[]>([MethodSchema, z.array(MethodSchema)], (value) =>
     Array.isArray(value) ? z.array(MethodSchema).min(1) : MethodSchema
   ).optional(),

@@ -24,7 +24,7 @@ export interface Decision {
 export type RuleSource = 'scenario' | 'admin'
 
 /** A rule the rule set refuses: 409 for a duplicate id, 400 otherwise. */
-export class RuleSetError extends MockRefusal {
+class RuleSetError extends MockRefusal {
   constructor(
     readonly code: 'invalid' | 'limit' | 'duplicate',
     readonly problems: string[]
@@ -58,7 +58,7 @@ interface LiveRule {
 }
 
 /** Validates and normalises any input (admin body, scenario entry, programmatic call). */
-export function parseRule(input: unknown): Rule {
+function parseRule(input: unknown): Rule {
   const result = RuleSchema.safeParse(input)
   if (result.success) return result.data
   throw new RuleSetError('invalid', result.error.issues.map(issueLine))

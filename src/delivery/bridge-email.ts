@@ -19,7 +19,7 @@ const requireLazily = createRequire(import.meta.url)
 let decodeHTML: typeof DecodeHtml | undefined
 
 /** Undoes the framework's JSON escaping of a text: `\n`, `\"`, `\\` … as written sequences. */
-export function unescapeJsonText(text: string): string {
+function unescapeJsonText(text: string): string {
   return text
     .replace(/\\t/g, '\t')
     .replace(/\\r/g, '\r')

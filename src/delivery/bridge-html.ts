@@ -16,7 +16,7 @@ const requireLazily = createRequire(import.meta.url)
 let sanitizeHtml: typeof sanitizeHtmlType | undefined
 
 /** Elements open at once: htmlparser2's time grows with the square of the nesting. */
-export const SANITIZE_DEPTH = 256
+const SANITIZE_DEPTH = 256
 
 const IMAGE_ATTRIBUTES = new Set([
   'src',

@@ -32,7 +32,7 @@ function repair(text: string): string {
 }
 
 /** How deeply the payload (and what the render builds from it) may nest. */
-export const BRIDGE_LIMITS = { depth: 500, jsonDepth: 200 } as const
+const BRIDGE_LIMITS = { depth: 500, jsonDepth: 200 } as const
 
 export interface BridgeRun {
   env: Environment

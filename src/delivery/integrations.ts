@@ -24,5 +24,3 @@ export const DEFAULT_INTEGRATIONS: readonly Integration[] = [
 export const DEFAULT_ACTIVE_CHANNELS: ReadonlySet<string> = new Set(
   DEFAULT_INTEGRATIONS.filter((i) => i.active).map((i) => i.channel)
 )
-
-export type { IntegrationStore as IntegrationSet } from '../resources/integrations/integrations.store.js'

@@ -16,7 +16,7 @@ import { isKnownError } from '../errors.js'
  */
 
 /** Upstream's toMilliseconds: seconds unless the unit is minutes, hours or days. */
-export function toMilliseconds(amount: unknown, unit: unknown): number {
+function toMilliseconds(amount: unknown, unit: unknown): number {
   let delay = 1000 * Number(amount)
   if (unit === 'days') delay *= 60 * 60 * 24
   if (unit === 'hours') delay *= 60 * 60
@@ -32,7 +32,7 @@ function delayOverride(overrides: Obj): { amount: number; unit: unknown } | unde
 }
 
 /** lodash's `get` on a dotted path. */
-export function valueAt(source: unknown, path: string): unknown {
+function valueAt(source: unknown, path: string): unknown {
   let current = source
   for (const part of path.split('.')) {
     if (!isObj(current) && !Array.isArray(current)) return undefined

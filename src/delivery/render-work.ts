@@ -7,7 +7,7 @@ import { badRequest } from '../errors.js'
  * minutes. Measured on Node 20 on a shared two-core machine: a Handlebars loop iteration takes
  * 2 µs, a Liquid block 5 to 30 µs, so these keep a request's rendering to about a second.
  */
-export const REQUEST_RENDER_LIMITS = {
+const REQUEST_RENDER_LIMITS = {
   /** Characters the renders of one request write, failed renders included. */
   chars: 32 * 1024 * 1024,
   /** Handlebars `#each` iterations and Liquid block bodies (loop iterations, branches taken). */
@@ -23,7 +23,7 @@ export const REQUEST_RENDER_LIMITS = {
  * few times more on a loaded machine: 25,000 jobs keep a request to about a second. That is
  * 12,500 recipients of a one-step workflow, 5,000 of a four-step one.
  */
-export const REQUEST_JOB_LIMIT = 25_000
+const REQUEST_JOB_LIMIT = 25_000
 
 interface Work {
   chars: number

@@ -138,8 +138,6 @@ export class TriggerScope {
 /** The trigger running now (triggers run synchronously), or none: a step the clock ran. */
 let current: TriggerScope | undefined
 
-export const currentTrigger = () => current
-
 /** Runs `work` as the scope's trigger: when it throws, what it wrote is taken back. */
 export function inTrigger<T>(scope: TriggerScope, work: () => T): T {
   const outer = current

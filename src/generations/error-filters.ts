@@ -6,8 +6,8 @@ import {
   ThrottledError,
 } from '../errors.js'
 
-export type ErrorBody = Record<string, unknown>
-export type KnownError = ApiError | RequestValidationError | CommandValidationError
+type ErrorBody = Record<string, unknown>
+type KnownError = ApiError | RequestValidationError | CommandValidationError
 
 /** How one generation's exception filter turns a known error into a status and a body. */
 export interface ErrorFilter {

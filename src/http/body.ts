@@ -6,9 +6,9 @@ import { noteOnRequest } from './notes.js'
 import { textMemo } from './text-memo.js'
 import { deepFreeze } from '../objects.js'
 
-export const SMALL_BODY_LIMIT = 100 * 1024
+const SMALL_BODY_LIMIT = 100 * 1024
 /** The control plane's own limit, whatever the generation. */
-export const ADMIN_BODY_LIMIT = 20 * 1024 * 1024
+const ADMIN_BODY_LIMIT = 20 * 1024 * 1024
 // Upstream raises the JSON limit on these prefixes (20 MB, 26 MB since 2025) and keeps 100 kB elsewhere.
 const LARGE_BODY_PREFIXES = [
   '/v1/events',
@@ -19,7 +19,7 @@ const LARGE_BODY_PREFIXES = [
   '/v1/bridge/diff',
 ]
 
-export function bodyLimitFor(path: string, generation: Generation): number {
+function bodyLimitFor(path: string, generation: Generation): number {
   if (path.startsWith('/__admin')) return ADMIN_BODY_LIMIT
   const large = (prefix: string) => path.startsWith(prefix)
   return LARGE_BODY_PREFIXES.some(large) || generation.largeBodyPrefixes.some(large)
@@ -78,7 +78,7 @@ function strictViolation(text: string, first: string): string {
   }
 }
 
-export function parseJson(sent: string): unknown {
+function parseJson(sent: string): unknown {
   // body-parser drops a UTF-8 byte order mark before parsing.
   const text = sent.charCodeAt(0) === 0xfeff ? sent.slice(1) : sent
   if (text.length === 0) return {}

@@ -5,9 +5,9 @@ import type { Generation } from '../generations/generation.js'
 import { retarget } from './request-target.js'
 
 /** How long a client may take to send its headers, and its whole request. */
-export const HEADERS_TIMEOUT_MS = 10_000
-export const REQUEST_TIMEOUT_MS = 30_000
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000
+const HEADERS_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
+const KEEP_ALIVE_TIMEOUT_MS = 5_000
 
 const STATUS_BY_CODE: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,

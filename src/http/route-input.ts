@@ -11,7 +11,7 @@ import { deepFreeze } from '../objects.js'
 import type { AnyRoute, RouteInput } from './route.js'
 
 /** Query values as upstream's parser sees them: a repeated name becomes an array. */
-export function readQuery(c: Context, numeric: readonly string[] = []): Record<string, unknown> {
+function readQuery(c: Context, numeric: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [sent, values] of Object.entries(c.req.queries())) {
     // Express's extended parser (qs) reads `name[]=a` and `name[0]=a` as the array `name`.

@@ -5,7 +5,7 @@ import type { Environment } from '../tenancy/environment.js'
 import type { ApiError } from '../errors.js'
 import type { Generation, PerGeneration } from '../generations/generation.js'
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface RouteInput<P, Q, B> {
   env: Environment

@@ -19,7 +19,7 @@ export interface TextMemo {
   readonly derived: WeakMap<object, unknown>
 }
 
-export const MAX_MEMO_TEXT = 16 * 1024
+const MAX_MEMO_TEXT = 16 * 1024
 
 const memos = new BoundedCache<string, TextMemo>('body texts', {
   maxEntries: 64,

@@ -10,7 +10,7 @@ import { idsInJson, RESPONSE_HEAD_BYTES } from './response-ids.js'
 import { textBytes } from '../cache.js'
 import { jsonHeapBytes } from '../memory/estimate.js'
 
-export const MAX_JOURNAL_BODY = 2048
+const MAX_JOURNAL_BODY = 2048
 const MAX_HEADER_VALUE = 512
 const MAX_HEADERS = 50
 

@@ -10,7 +10,7 @@ import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 
 const tags = ['admin']
 
-export const JournalFilterSchema = z.object({
+const JournalFilterSchema = z.object({
   method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
   path: PathPatternSchema.optional().meta({
     description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
@@ -49,7 +49,7 @@ function toFilter(query: FilterQuery, withLimit: boolean): JournalFilter {
   }
 }
 
-export const EntrySchema = z.looseObject({
+const EntrySchema = z.looseObject({
   id: z.number(),
   at: z.string(),
   method: z.string(),

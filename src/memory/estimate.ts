@@ -6,7 +6,7 @@
  */
 
 /** One faker-made record of each `generate` kind (a transaction is about two messages). */
-export const GENERATED_BYTES = {
+const GENERATED_BYTES = {
   notificationGroups: 520,
   topics: 2_000,
   workflows: 6_000,
@@ -36,7 +36,7 @@ const NESTED_BYTES: Partial<Record<keyof typeof BUILT_BYTES, [string, number][]>
 }
 
 /** An environment's identity, stores and indexes before any record. */
-export const ENVIRONMENT_BYTES = 16 * 1024
+const ENVIRONMENT_BYTES = 16 * 1024
 
 type Kind = keyof typeof BUILT_BYTES
 const KINDS = Object.keys(BUILT_BYTES) as Kind[]
@@ -104,7 +104,7 @@ const lengthOf = (record: unknown, field: string) => {
  * What building declared records adds beyond the records themselves (counted with
  * `jsonHeapBytes`): records in the scenario record format, from a scenario's `data` or an import.
  */
-export function builtBytes(data: unknown): number {
+function builtBytes(data: unknown): number {
   if (data === null || typeof data !== 'object') return 0
   const records = data as Partial<Record<Kind, unknown>>
   let bytes = 0
@@ -118,9 +118,9 @@ export function builtBytes(data: unknown): number {
   return bytes
 }
 
-export type GenerateCounts = Partial<Record<keyof typeof GENERATED_BYTES, number>>
+type GenerateCounts = Partial<Record<keyof typeof GENERATED_BYTES, number>>
 
-export function generatedBytes(counts: GenerateCounts | undefined): number {
+function generatedBytes(counts: GenerateCounts | undefined): number {
   if (!counts) return 0
   let bytes = 0
   for (const [kind, each] of Object.entries(GENERATED_BYTES))

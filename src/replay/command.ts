@@ -5,7 +5,7 @@ import { formatReport } from './report.js'
 import { runReplay } from './runner.js'
 import { REPLAY_FLAG_NAMES, replayOptionRows, unknownFlagMessage } from './usage.js'
 
-export const REPLAY_USAGE = `Usage: novu-mock replay SCRIPT --target URL [options]
+const REPLAY_USAGE = `Usage: novu-mock replay SCRIPT --target URL [options]
 
 Runs a replay script (YAML, or JSON by its .json extension) against a base URL, the mock's or
 the real service's, and reports each step.

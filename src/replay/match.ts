@@ -4,7 +4,7 @@ const REGEX_FORM = /^\/(.+)\/([dgimsuy]*)$/s
 const MAX_SHOWN = 80
 
 /** `/json/i` as a RegExp; undefined for any other string (or a pattern that does not compile). */
-export function asRegex(expected: string): RegExp | undefined {
+function asRegex(expected: string): RegExp | undefined {
   const parts = REGEX_FORM.exec(expected)
   if (!parts) return undefined
   try {

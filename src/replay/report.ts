@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-export const StepReportSchema = z.object({
+const StepReportSchema = z.object({
   /** 1-based, as the human report numbers steps. */
   index: z.number().int().min(1),
   name: z.string().optional(),

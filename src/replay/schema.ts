@@ -6,7 +6,7 @@ export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'O
 const exactlyOne = (keys: readonly string[]) => (value: Record<string, unknown>) =>
   keys.filter((key) => value[key] !== undefined).length === 1
 
-export const ReplayRequestSchema = z.strictObject({
+const ReplayRequestSchema = z.strictObject({
   method: z.enum(HTTP_METHODS),
   /** Path and query, relative to the target: `/v1/topics?pageSize=2`. */
   path: z.string().startsWith('/', 'must start with "/"'),
@@ -16,7 +16,7 @@ export const ReplayRequestSchema = z.strictObject({
   body: z.unknown().optional(),
 })
 
-export const ReplayExpectSchema = z.strictObject({
+const ReplayExpectSchema = z.strictObject({
   status: z.number().int().min(100).max(599).optional(),
   /** A partial match: see matchPartial for the exact rule. */
   body: z.unknown().optional(),
@@ -28,7 +28,7 @@ const VariableNameSchema = z
   .string()
   .regex(/^[A-Za-z_][\w-]*$/, 'a variable name is letters, digits, "_" or "-"')
 
-export const ReplaySaveSchema = z.record(
+const ReplaySaveSchema = z.record(
   VariableNameSchema,
   z
     .string()
@@ -37,7 +37,7 @@ export const ReplaySaveSchema = z.record(
 
 const ADMIN_ACTIONS = ['loadScenario', 'addRule', 'reset', 'clearRules'] as const
 
-export const ReplayAdminSchema = z
+const ReplayAdminSchema = z
   .strictObject({
     /** A scenario name, or a whole scenario inline. */
     loadScenario: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
@@ -51,7 +51,7 @@ export const ReplayAdminSchema = z
     message: `give exactly one of ${ADMIN_ACTIONS.join(', ')}`,
   })
 
-export const ReplayStepSchema = z
+const ReplayStepSchema = z
   .strictObject({
     name: z.string().optional(),
     description: z.string().optional(),

@@ -2,7 +2,7 @@
  * The replay subcommand's options, as both `novu-mock --help` and `novu-mock replay --help` show
  * them. No imports: the start-up help must not load the replay code.
  */
-export const REPLAY_OPTIONS: readonly { flag: string; help: string }[] = [
+const REPLAY_OPTIONS: readonly { flag: string; help: string }[] = [
   {
     flag: '--target URL',
     help: 'base URL to replay against (required), e.g. http://127.0.0.1:4000',

@@ -19,10 +19,10 @@ import { loadScenarioText } from './scenario-file.js'
 import { issueProblems } from '../zod-issues.js'
 
 export const BUILTIN_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
-export const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
+const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
 const EXTENSIONS = ['.yaml', '.yml', '.json']
 /** As large as an inline scenario may be (the admin body limit): parsing takes a few times this. */
-export const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024
+const MAX_SCENARIO_FILE_BYTES = 20 * 1024 * 1024
 
 /** A problem found while reading or validating a scenario, with the path to the bad value. */
 export interface ScenarioProblem {

@@ -24,7 +24,7 @@ import { isObj } from '../objects.js'
 export const scenarioNameOf = (file: string) => basename(file, extname(file))
 
 /** `data.topics.0.key (line 4, column 12): message`, as every report shows a problem. */
-export function formatProblem(problem: ScenarioProblem): string {
+function formatProblem(problem: ScenarioProblem): string {
   return problem.path ? `${problem.path}: ${problem.message}` : problem.message
 }
 

@@ -10,7 +10,7 @@ const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectI
 const IsoDate = z.iso.datetime({ offset: true })
 const Count = z.number().int().min(0)
 
-export const GroupRecordSchema = z.looseObject({
+const GroupRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   name: z.string().min(1),
   _parentId: z.string().optional(),
@@ -19,7 +19,7 @@ export const GroupRecordSchema = z.looseObject({
 })
 
 /** A topic subscription (what an export writes); `subscribers` below is the short form. */
-export const SubscriptionRecordSchema = z.looseObject({
+const SubscriptionRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   subscriberId: z.string().min(1),
   identifier: z.string().min(1).max(512).optional(),
@@ -28,7 +28,7 @@ export const SubscriptionRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
-export const TopicRecordSchema = z.looseObject({
+const TopicRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   key: z.string().min(1),
   name: z.string().nullable().optional(),
@@ -43,7 +43,7 @@ export const TopicRecordSchema = z.looseObject({
 const SubscriberText = z.string().nullable().optional()
 
 /** A subscriber as POST /v2/subscribers takes it, or as an export writes it. */
-export const SubscriberRecordSchema = z.looseObject({
+const SubscriberRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   subscriberId: z.string().min(1),
   firstName: SubscriberText,
@@ -68,7 +68,7 @@ const WorkflowStepRecordSchema = z.union([
  * A workflow as POST /v1/workflows takes it, as POST /v2/workflows does (with `workflowId`, and
  * `_id`s to keep), or a whole exported document (kept as is).
  */
-export const WorkflowRecordSchema = z.looseObject({
+const WorkflowRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   name: z.string().min(1),
   workflowId: z.string().min(1).optional(),
@@ -83,7 +83,7 @@ export const WorkflowRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
-export const MessageRecordSchema = z.looseObject({
+const MessageRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   transactionId: z.string().min(1),
   channel: z.enum(CHANNELS),
@@ -98,7 +98,7 @@ export const MessageRecordSchema = z.looseObject({
  * Faker-made bulk per environment. Together the maxima fit one environment (about 450 MB) in the
  * default memory budget; the budget still decides how many such environments live at once.
  */
-export const GenerateSchema = z.strictObject({
+const GenerateSchema = z.strictObject({
   notificationGroups: Count.max(1_000).default(0),
   topics: Count.max(100_000).default(0),
   workflows: Count.max(20_000).default(0),
@@ -106,7 +106,7 @@ export const GenerateSchema = z.strictObject({
 })
 
 /** A delivery integration: which channel can send, with which provider. Absent list: a new environment's. */
-export const IntegrationRecordSchema = z.looseObject({
+const IntegrationRecordSchema = z.looseObject({
   channel: z.enum(CHANNELS),
   providerId: z.string().min(1),
   active: z.boolean().default(true),
@@ -115,7 +115,7 @@ export const IntegrationRecordSchema = z.looseObject({
 })
 
 /** A notification with its jobs, as an export writes it (triggers create them). */
-export const NotificationRecordSchema = z.looseObject({
+const NotificationRecordSchema = z.looseObject({
   _id: ObjectId,
   _templateId: z.string(),
   _subscriberId: ObjectId,
@@ -129,7 +129,7 @@ export const NotificationRecordSchema = z.looseObject({
 })
 
 /** A subscriber's own preference: global, or for one workflow (its `_id` or trigger identifier). */
-export const PreferenceRecordSchema = z.looseObject({
+const PreferenceRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   subscriberId: z.string().min(1),
   workflowId: z.string().min(1).optional(),
@@ -140,7 +140,7 @@ export const PreferenceRecordSchema = z.looseObject({
   updatedAt: IsoDate.optional(),
 })
 
-export const TenantRecordSchema = z.looseObject({
+const TenantRecordSchema = z.looseObject({
   _id: ObjectId.optional(),
   identifier: z.string().min(1),
   name: z.string().min(1),
@@ -162,7 +162,7 @@ export const DataSchema = z.strictObject({
   generate: GenerateSchema.optional(),
 })
 
-export const KeySchema = z.strictObject({
+const KeySchema = z.strictObject({
   apiKey: z.string().min(1).max(256),
   role: z.enum(['Development', 'Production']).default('Development'),
   description: z.string().optional(),
@@ -174,23 +174,18 @@ export const KeySchema = z.strictObject({
   serverFlags: ServerFlagsSchema.optional(),
 })
 
-export const ClockSchema = z.discriminatedUnion('mode', [
+const ClockSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('real') }),
   z.strictObject({ mode: z.literal('fixed'), at: IsoDate }),
 ])
 
-export type GroupRecord = z.infer<typeof GroupRecordSchema>
 export type TopicRecord = z.infer<typeof TopicRecordSchema>
 export type SubscriberRecord = z.infer<typeof SubscriberRecordSchema>
-export type SubscriptionRecord = z.infer<typeof SubscriptionRecordSchema>
 export type WorkflowRecord = z.infer<typeof WorkflowRecordSchema>
 export type MessageRecord = z.infer<typeof MessageRecordSchema>
-export type IntegrationRecord = z.infer<typeof IntegrationRecordSchema>
-export type NotificationRecord = z.infer<typeof NotificationRecordSchema>
 export type PreferenceRecord = z.infer<typeof PreferenceRecordSchema>
 export type TenantRecord = z.infer<typeof TenantRecordSchema>
 export type ScenarioData = z.infer<typeof DataSchema>
-export type ApiKeyDeclaration = z.infer<typeof KeySchema>
 
 export const ScenarioSchema = z.strictObject({
   name: z

@@ -7,7 +7,7 @@ import type { Environment } from './environment.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { WeakCache } from '../cache.js'
 
-export const MAX_API_KEY_LENGTH = 256
+const MAX_API_KEY_LENGTH = 256
 
 const NO_KEYS: ReadonlySet<string> = new Set()
 const revokedByScenario = new WeakCache<Scenario, ReadonlySet<string>>('revoked keys by scenario')

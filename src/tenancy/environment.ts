@@ -62,14 +62,14 @@ export interface Identity {
 }
 
 /** The process memory budget as one environment's writes see it (a no-op until it is wired). */
-export interface EnvironmentMemory {
+interface EnvironmentMemory {
   /** Throws the budget's 403 unless `bytes` more fit. */
   admit(bytes: number, what: string): void
   /** Adds what a write now keeps to the environment's footprint. */
   grow(bytes: number): void
 }
 
-export const UNBOUNDED_MEMORY: EnvironmentMemory = { admit: () => undefined, grow: () => undefined }
+const UNBOUNDED_MEMORY: EnvironmentMemory = { admit: () => undefined, grow: () => undefined }
 
 export interface Environment extends Identity {
   rng: Rng

@@ -42,7 +42,7 @@ export interface EnvironmentSource {
 }
 
 /** A new key past the limit: 403 on a Novu route and on the control plane alike, not 503 (the SDKs would retry a 503 for up to an hour). */
-export class EnvironmentLimitError extends MockRefusal {
+class EnvironmentLimitError extends MockRefusal {
   constructor(readonly limit: number) {
     super(
       `novu-mock holds at most ${limit} environments (one per API key): reuse keys, reset with POST /__admin/reset, or raise --max-environments`

@@ -4,7 +4,7 @@
  */
 export type Rng = () => number
 
-export function hashSeed(text: string): [number, number, number, number] {
+function hashSeed(text: string): [number, number, number, number] {
   let h1 = 1779033703
   let h2 = 3144134277
   let h3 = 1013904242
@@ -55,7 +55,7 @@ const hexCodes = Buffer.alloc(64)
  * character at a time becomes a chain of V8 cons strings, several times the size of the
  * characters, in every id a store keeps.
  */
-export function randomHex(rng: Rng, length: number): string {
+function randomHex(rng: Rng, length: number): string {
   const codes = length <= hexCodes.length ? hexCodes : Buffer.alloc(length)
   for (let i = 0; i < length; i++) codes[i] = HEX.charCodeAt(Math.floor(rng() * 16))
   return codes.toString('latin1', 0, length)

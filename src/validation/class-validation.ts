@@ -16,7 +16,7 @@ export interface Constraint {
   message: (property: string, value: unknown) => string
 }
 
-export interface PropertyRules {
+interface PropertyRules {
   property: string
   /** `@IsOptional()`: a null or undefined value skips every check. */
   optional?: boolean
@@ -286,10 +286,4 @@ export const Max = (n: number): Constraint => ({
   name: 'max',
   test: (v) => typeof v === 'number' && v <= n,
   message: (p) => `${p} must not be greater than ${n}`,
-})
-
-export const IsMongoId = (): Constraint => ({
-  name: 'isMongoId',
-  test: (v) => typeof v === 'string' && /^[0-9a-fA-F]{24}$/.test(v),
-  message: (p) => `${p} must be a mongodb id`,
 })

@@ -1,7 +1,7 @@
 import { textBytes } from '../memory/estimate.js'
 import { redactKey, redactUrl } from '../http/redact.js'
 
-export type Outcome = 'delivered' | 'retrying' | 'failed' | 'dropped'
+type Outcome = 'delivered' | 'retrying' | 'failed' | 'dropped'
 
 /** One attempt to deliver one event to one endpoint, or a delivery dropped before any. */
 export interface DeliveryRecord {
@@ -39,8 +39,8 @@ export interface DeliveryFilter {
 }
 
 /** Attempts the log keeps (oldest go first), and the body each keeps, as the journal bounds. */
-export const DELIVERY_LOG_SIZE = 1000
-export const LOGGED_BODY_CHARS = 16 * 1024
+const DELIVERY_LOG_SIZE = 1000
+const LOGGED_BODY_CHARS = 16 * 1024
 /** An entry's fields besides its body. */
 const ENTRY_BYTES = 600
 

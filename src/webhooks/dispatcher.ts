@@ -25,13 +25,13 @@ export interface Delivery {
 export const RETRY_DELAYS_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
 ]
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 /** Svix's limit: a 2xx within 15 s is a success. */
-export const ATTEMPT_TIMEOUT_MS = 15_000
+const ATTEMPT_TIMEOUT_MS = 15_000
 /** Attempts in flight at once, all endpoints and keys together. */
 export const MAX_CONCURRENT_ATTEMPTS = 16
 /** Deliveries one key may have waiting (queued or due for a retry) before new ones are dropped. */
-export const MAX_QUEUED_PER_KEY = 1000
+const MAX_QUEUED_PER_KEY = 1000
 /** What a waiting delivery holds besides its body. */
 const DELIVERY_BYTES = 400
 /** setTimeout's longest wait. */
@@ -321,8 +321,6 @@ export function createDispatcher(deps: DispatcherDeps) {
     },
   }
 }
-
-export type Dispatcher = ReturnType<typeof createDispatcher>
 
 function describe(failure: unknown, timeoutMs: number): string {
   if (failure instanceof Error) {

@@ -50,5 +50,3 @@ export function createEndpointStore() {
     size: () => byId.size,
   }
 }
-
-export type EndpointStore = ReturnType<typeof createEndpointStore>

@@ -11,10 +11,10 @@ export function signPayload(secret: string, id: string, timestamp: number, body:
   return `v1,${mac}`
 }
 
-export const SECRET_PREFIX = 'whsec_'
+const SECRET_PREFIX = 'whsec_'
 
 /** Svix takes secrets of 24 to 64 bytes. */
-export const SECRET_BYTES = { min: 24, max: 64 }
+const SECRET_BYTES = { min: 24, max: 64 }
 
 /** Whether a secret is `whsec_` and base64 of 24 to 64 bytes, as Svix takes it. */
 export function isValidSecret(secret: string): boolean {

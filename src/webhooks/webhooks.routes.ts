@@ -31,7 +31,7 @@ const TestBodySchema = z
   })
   .optional()
 
-export const endpointView = (e: Endpoint) => ({
+const endpointView = (e: Endpoint) => ({
   id: e.id,
   url: e.url,
   events: e.events,

@@ -85,9 +85,3 @@ export const DeliveryViewSchema = z.looseObject({
   durationMs: z.number(),
   body: z.string(),
 })
-
-export const TestBodySchema = z
-  .strictObject({
-    type: z.enum(WEBHOOK_EVENT_TYPES).optional().meta({ description: 'default message.sent' }),
-  })
-  .optional()

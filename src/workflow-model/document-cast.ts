@@ -30,7 +30,7 @@ export function castString(value: unknown): string | undefined {
 }
 
 /** Mongoose's number cast: "" stores null, booleans and numeric strings become numbers. */
-export function castNumber(value: unknown): number | null | undefined {
+function castNumber(value: unknown): number | null | undefined {
   if (value === undefined || value === null) return undefined
   if (value === '') return null
   const number = typeof value === 'string' || typeof value === 'boolean' ? Number(value) : value

@@ -21,7 +21,7 @@ export const EDITOR_LIMITS = {
 } as const
 
 const n = (value: number) => value.toLocaleString('en-US')
-export const editorLimitErrors = {
+const editorLimitErrors = {
   chars: () =>
     badRequest(
       `Editor content is longer than ${n(EDITOR_LIMITS.chars)} characters (novu-mock's limit)`

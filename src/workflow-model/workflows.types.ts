@@ -13,13 +13,17 @@ export const STEP_TYPES = [
   'custom',
 ] as const
 
-export interface TemplateVariable {
+interface TemplateVariable {
   name: string
   /** String, Array or Boolean. */
   type: string
   _id: string
 }
 
+/**
+ * A workflow's trigger: its identifier and variables.
+ * @public Exported for the declaration files: rendered workflows name it.
+ */
 export interface Trigger {
   type: 'event'
   identifier: string
@@ -41,7 +45,7 @@ export interface WorkflowStep {
 }
 
 /** One flag per channel: five in the 2024-10 generation, six (with `tool`) since. */
-export type PreferenceSettings = Record<string, boolean>
+type PreferenceSettings = Record<string, boolean>
 
 export interface Workflow {
   _id: string

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 
 /** Where the run writes its screenshots (git-ignored). */
-export const SHOTS = fileURLToPath(new URL('./.screenshots/', import.meta.url))
+const SHOTS = fileURLToPath(new URL('./.screenshots/', import.meta.url))
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']
 

@@ -20,7 +20,7 @@ export class RenderError extends Error {
  * payload multiply, and one trigger renders once per subscriber and step. Past the limit the
  * render fails, which upstream answers by creating no message.
  */
-export const RENDER_LIMITS = { iterations: 100_000, outputChars: 1024 * 1024 } as const
+const RENDER_LIMITS = { iterations: 100_000, outputChars: 1024 * 1024 } as const
 
 type Options = Handlebars.HelperOptions
 

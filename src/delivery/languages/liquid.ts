@@ -18,7 +18,7 @@ import { BoundedCache, textBytes } from '../../cache.js'
  * filters and ranges. Past a bound the render fails, which upstream answers by sending nothing.
  */
 
-export const LIQUID_LIMITS = {
+const LIQUID_LIMITS = {
   /** Block bodies (loop iterations, taken branches) one render may run. */
   blocks: 100_000,
   /** Characters of one text, and characters one render may write. */
@@ -64,7 +64,7 @@ function tooDeep(value: unknown): boolean {
  * Objects and arrays as JSON with single quotes (and escaped newlines); the rest as text. The
  * JSON's length is charged to the render calling it (`self`, a filter's `this`).
  */
-export function singleQuoted(value: unknown, spaces: unknown = 0, self?: unknown): string {
+function singleQuoted(value: unknown, spaces: unknown = 0, self?: unknown): string {
   if (value !== null && typeof value === 'object') {
     if (tooDeep(value))
       throw new RenderError(

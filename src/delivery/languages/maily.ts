@@ -22,7 +22,7 @@ interface Node {
 }
 
 /** Nodes a document may hold after its loops are unrolled. */
-export const MAILY_LIMITS = { nodes: 100_000 } as const
+const MAILY_LIMITS = { nodes: 100_000 } as const
 
 export function isMailyDocument(value: unknown): value is Node {
   return isObj(value) && value.type === 'doc' && Array.isArray(value.content)

@@ -24,7 +24,7 @@ const optional = (obj: Obj, name: string, checks: Check[]) =>
 export type SubscriberDtoMessages = (subscriber: Obj) => string[]
 
 /** 2024-10: `CreateSubscriberRequestDto`, no null special case, no timezone. */
-export const subscriberDto2024: SubscriberDtoMessages = (s) => [
+const subscriberDto2024: SubscriberDtoMessages = (s) => [
   ...runChecks([isDefined, isString], s.subscriberId, 'subscriberId'),
   ...optional(s, 'email', [isEmail]),
   ...optional(s, 'firstName', [isString]),
@@ -36,7 +36,7 @@ export const subscriberDto2024: SubscriberDtoMessages = (s) => [
 ]
 
 /** Since 2025: the subclass's own properties first, then `BaseSubscriberFieldsDto`'s. */
-export const subscriberDto2026: SubscriberDtoMessages = (s) => [
+const subscriberDto2026: SubscriberDtoMessages = (s) => [
   ...runChecks(
     [isDefined, isNotEmpty('SubscriberId is required'), isString],
     s.subscriberId,
@@ -94,7 +94,7 @@ function isRecipient(recipient: unknown): boolean {
   return false
 }
 
-export const isRecipientsPayload = (value: unknown) =>
+const isRecipientsPayload = (value: unknown) =>
   value !== undefined &&
   value !== null &&
   (Array.isArray(value) ? value.length > 0 && value.every(isRecipient) : isRecipient(value))

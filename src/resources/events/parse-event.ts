@@ -29,7 +29,7 @@ export interface ParseInput {
 }
 
 /** The first live workflow (in creation order) with this trigger identifier. */
-export function workflowByIdentifier(env: Environment, identifier: string): Workflow | undefined {
+function workflowByIdentifier(env: Environment, identifier: string): Workflow | undefined {
   return env.workflows.byIdentifier(identifier)
 }
 

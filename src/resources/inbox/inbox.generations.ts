@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { httpError, InternalError, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isDefined, isEnum, isInt, max, min, type Check } from '../../http/rules.js'
-import type { Message } from '../messages/messages.store.js'
 
 /** How a subscriber's inbox, read through the API key, differs between generations (subscriber facts §4). */
 export interface InboxRules {
@@ -122,5 +121,3 @@ export const inboxErrors = {
       `Subscriber with the id: ${id} was not found for this environment. Make sure to create a subscriber before trying to modify it.`
     ),
 }
-
-export type { Message }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { httpError, notFound, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isEnum } from '../../http/rules.js'
-import type { Message, MessageSubscriber } from './messages.store.js'
+import type { MessageSubscriber } from './messages.store.js'
 
 /** How the message routes differ between generations. */
 export interface MessagesRules {
@@ -61,5 +61,3 @@ export const messages2026: MessagesRules = {
   unknownSubscriber: (id) => httpError(404, `Subscriber '${id}' was not found`),
   hardDelete: true,
 }
-
-export type { Message }

@@ -54,7 +54,7 @@ const SubscriberSchema = z.looseObject({
   id: z.string(),
 })
 
-export const MessageSchema = z
+const MessageSchema = z
   .looseObject({
     _id: z.string(),
     _templateId: z.string(),

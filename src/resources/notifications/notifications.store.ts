@@ -1,18 +1,16 @@
 import { duplicateId } from '../../tenancy/unique-ids.js'
 import { createDueQueue } from './due-queue.js'
 
-export const JOB_STATUSES = [
-  'pending',
-  'queued',
-  'running',
-  'completed',
-  'failed',
-  'delayed',
-  'canceled',
-  'merged',
-  'skipped',
-] as const
-export type JobStatus = (typeof JOB_STATUSES)[number]
+type JobStatus =
+  | 'pending'
+  | 'queued'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'delayed'
+  | 'canceled'
+  | 'merged'
+  | 'skipped'
 
 /** One line of a job's execution log, as the activity feed shows it. */
 export interface ExecutionDetail {

@@ -16,7 +16,7 @@ export interface Resolved {
 }
 
 /** 2024-10 with its preference flag off: reads answer 400, and delivery reads the global record too. */
-export const flagIsOff = (env: Environment) =>
+const flagIsOff = (env: Environment) =>
   env.generation.preferences.gatedByFlag && !env.flags.IS_WORKFLOW_PREFERENCES_ENABLED
 
 /** Throws 2024-10's 400 where a preference read meets the flag off. */

@@ -39,7 +39,7 @@ function isFqdn(domain: string): boolean {
 }
 
 /** validator.js `isEmail` with its default options (UTF-8 local parts, a TLD, no IP domains). */
-export function isEmailAddress(text: string): boolean {
+function isEmailAddress(text: string): boolean {
   if (text.length > 254) return false
   const parts = text.split('@')
   const domain = parts.pop() as string

@@ -7,7 +7,7 @@ import { tooManyTokens } from './subscriber-channels.generations.js'
 import type { Subscriber } from './subscribers.store.js'
 
 /** One entry of a subscriber's `channels`, as upstream stores it. */
-export interface ChannelEntry {
+interface ChannelEntry {
   credentials: Obj
   _integrationId: string
   providerId: string

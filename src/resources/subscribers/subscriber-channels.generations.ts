@@ -6,7 +6,7 @@ import { isObj, type Obj } from '../../objects.js'
 import { subscribersV1_2024, subscribersV1_2026 } from './subscribers-v1.generations.js'
 
 /** Upstream's ChatProviderIdEnum and PushProviderIdEnum, the providers 2026's DTO accepts. */
-export const CHAT_AND_PUSH_PROVIDERS = [
+const CHAT_AND_PUSH_PROVIDERS = [
   'slack',
   'discord',
   'msteams',
@@ -53,7 +53,7 @@ const OnlineBody = z.object({
   isOnline: field<boolean>('isOnline', [isDefined, isBoolean], { type: 'boolean' }),
 })
 
-export const MAX_BULK_SUBSCRIBERS = 500
+const MAX_BULK_SUBSCRIBERS = 500
 const TOO_MANY = `subscribers must contain no more than ${MAX_BULK_SUBSCRIBERS} elements`
 
 /**

@@ -25,7 +25,7 @@ const tags = ['Subscribers']
 const params = z.object({ subscriberId: z.string() })
 
 /** The v1 document, with the online flag where the generation's schema gives every document one. */
-export function renderWithOnline(env: Environment, s: Subscriber, always = false): Obj {
+function renderWithOnline(env: Environment, s: Subscriber, always = false): Obj {
   const out = render(s)
   if ((always || env.generation.subscriberChannels.showsOnlineDefault) && !('isOnline' in out)) {
     const { id, ...rest } = out

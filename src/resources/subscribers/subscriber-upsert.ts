@@ -1,6 +1,6 @@
 import type { Environment } from '../../tenancy/environment.js'
 import { setCredentials } from './credentials.js'
-import { isEmail, isEmailAddress, isLocale, isTimeZone } from './checks.js'
+import { isEmail, isLocale, isTimeZone } from './checks.js'
 import { subscriberDocument } from './subscribers.seed.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
 import { isObj, type Obj } from '../../objects.js'
@@ -145,6 +145,3 @@ export function upsertRecipient(
   if (changed) env.subscribers.update(existing, patch, at)
   return existing
 }
-
-/** Whether a text is an address the worker's email check accepts (for `overrides.email.toRecipient`). */
-export const isAddress = (value: unknown) => typeof value === 'string' && isEmailAddress(value)

@@ -21,7 +21,7 @@ const tags = ['Subscribers']
 const v2 = { existsIn: (g: { subscribers: { v2: boolean } }) => g.subscribers.v2 }
 
 /** Upstream's `mapSubscriberEntityToDto`: its fields in its order, absent ones left out. */
-export const subscriberDto = (s: Subscriber) => ({
+const subscriberDto = (s: Subscriber) => ({
   _id: s._id,
   firstName: s.firstName,
   lastName: s.lastName,

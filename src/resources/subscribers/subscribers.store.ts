@@ -40,7 +40,7 @@ export const SUBSCRIBER_FIELDS = [
   'timezone',
   'data',
 ] as const
-export type SubscriberField = (typeof SUBSCRIBER_FIELDS)[number]
+type SubscriberField = (typeof SUBSCRIBER_FIELDS)[number]
 export type SubscriberPatch = Partial<Pick<Subscriber, SubscriberField>>
 
 /** GET /v2/subscribers: its filters, and the cursor already found. */

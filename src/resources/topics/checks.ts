@@ -55,13 +55,3 @@ export const isNumber: Check = (v, p) =>
   typeof v === 'number' && Number.isFinite(v)
     ? undefined
     : `${p} must be a number conforming to the specified constraints`
-
-/**
- * `@ValidateNested({ each: true })` over plain objects: a member that is no object fails, as
- * the pipe reports it (the parent's path, then the decorator's text naming the property).
- */
-export const nestedEach: Check = (v, p) => {
-  if (!Array.isArray(v)) return undefined
-  const bad = v.some((item) => item === null || typeof item !== 'object')
-  return bad ? `${p}.each value in nested property ${p} must be either object or array` : undefined
-}

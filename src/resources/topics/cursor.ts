@@ -6,10 +6,10 @@
  * or equal, and a missing field sorts (and equals) as null.
  */
 
-export type Direction = 'ASC' | 'DESC'
+type Direction = 'ASC' | 'DESC'
 
 /** `totalCount` stops here; upstream counts up to one more to tell that it stopped. */
-export const COUNT_CAP = 50_000
+const COUNT_CAP = 50_000
 
 export interface CursorRequest<T> {
   limit: number

@@ -16,9 +16,9 @@ import { subscriptionResult } from './topics.views.js'
 import { topicNotFoundV2, VALID_ID } from './topics.paging.js'
 
 /** Upstream's `TOPIC_SUBSCRIPTION_IDENTIFIER_MAX_LENGTH`. */
-export const IDENTIFIER_MAX_LENGTH = 512
+const IDENTIFIER_MAX_LENGTH = 512
 /** Subscriptions one subscriber may hold in one topic. */
-export const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 10
+const MAX_SUBSCRIPTIONS_PER_SUBSCRIBER = 10
 
 interface ItemError {
   subscriberId?: unknown

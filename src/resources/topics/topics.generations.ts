@@ -4,9 +4,9 @@ import { field } from '../../http/validate.js'
 import { isInt, isString, max, min, type Check } from '../../http/rules.js'
 import type { Subscription, Topic } from './topics.store.js'
 
-export const MAX_TOPIC_PAGE_SIZE = 10
+const MAX_TOPIC_PAGE_SIZE = 10
 
-export interface ListTopicsQuery {
+interface ListTopicsQuery {
   page?: number
   pageSize?: number
   key?: string

@@ -23,7 +23,7 @@ export function checkLimit(command: string, limit: number) {
  * The cursor document of a page request, or `null` when the id finds none (upstream then
  * answers an empty page). An id MongoDB cannot cast to an ObjectId is a CastError: a 500.
  */
-export function findCursor<T>(id: string | undefined, find: (id: string) => T | undefined) {
+function findCursor<T>(id: string | undefined, find: (id: string) => T | undefined) {
   if (!id) return undefined
   if (!isObjectId(id)) throw new InternalError(`CastError: Cast to ObjectId failed for "${id}"`)
   return find(id.toLowerCase()) ?? null

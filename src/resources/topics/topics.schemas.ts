@@ -268,7 +268,7 @@ const SubscriptionSubscriberSchema = z.object({
   updatedAt: z.string().optional(),
 })
 
-export const SubscriptionSchema = z
+const SubscriptionSchema = z
   .object({
     _id: z.string(),
     identifier: z.string(),

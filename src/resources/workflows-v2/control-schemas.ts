@@ -18,10 +18,10 @@ const boolean = (): Schema => ({ type: 'boolean' })
 const TIME_UNITS = ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months']
 
 /** In-app redirect URLs: a {{variable}}, an absolute http(s) URL, or a path (not `//host`). */
-export const IN_APP_URL_PATTERN =
+const IN_APP_URL_PATTERN =
   '^(?:\\{\\{[^}]*\\}\\}.*|(?!mailto:)(?:https?:\\/\\/[^\\s/$.?#][^\\s{}]*(?:\\{\\{[^}]*\\}\\}[^\\s{}]*)*)|\\/(?!\\/)[^\\s{}]*(?:\\{\\{[^}]*\\}\\}[^\\s{}]*)*)$'
 /** HTTP request URLs: a {{variable}} or an absolute http(s) URL. */
-export const HTTP_URL_PATTERN =
+const HTTP_URL_PATTERN =
   '^(?:\\{\\{[^}]*\\}\\}.*|https?:\\/\\/[^\\s/$.?#][^\\s{}]*(?:\\{\\{[^}]*\\}\\}[^\\s{}]*)*)$'
 
 const redirect = (): Schema => ({

@@ -14,7 +14,7 @@ import { faithfulKey, isPropertyAllowed } from './variables.js'
 import { isObj, setOwn, type Obj } from '../../objects.js'
 import { BoundedCache, identityOf, textBytes } from '../../cache.js'
 
-export interface RuntimeIssue {
+interface RuntimeIssue {
   message: string
   issueType: string
   variableName?: string
@@ -188,7 +188,7 @@ export function dashboardSanitize(values: Obj, stepType: string): Obj {
 }
 
 /** Other workflows' sanitiser: blank strings become null, nothing else changes. */
-export function frameworkSanitize(value: unknown): unknown {
+function frameworkSanitize(value: unknown): unknown {
   if (typeof value === 'string') return value.trim() === '' ? null : value
   if (Array.isArray(value)) return value.map(frameworkSanitize)
   if (value !== null && typeof value === 'object')
@@ -404,7 +404,7 @@ function liquidIssues(values: unknown, variables: Obj): StepIssues {
  * lodash's merge: objects key by key, arrays index by index, undefined never overwrites, a
  * `__proto__` key left out.
  */
-export function mergeIssues(target: unknown, source: unknown): unknown {
+function mergeIssues(target: unknown, source: unknown): unknown {
   if (source === undefined) return target
   const bothArrays = Array.isArray(target) && Array.isArray(source)
   const bothObjects = isObj(target) && isObj(source)
@@ -448,7 +448,7 @@ export function buildStepIssues(input: StepIssueInput): StepIssues {
 }
 
 /** Only a blocking control issue (any without `severity: warning`) makes a workflow ERROR. */
-export function hasControlIssues(issues: unknown): boolean {
+function hasControlIssues(issues: unknown): boolean {
   const controls = isObj(issues) ? issues.controls : undefined
   if (!isObj(controls)) return false
   return Object.values(controls).some(

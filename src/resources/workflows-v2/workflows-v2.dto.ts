@@ -43,7 +43,7 @@ export const DTO_STEP_TYPES = [
 ] as const
 
 /** StepTypeEnum, which the command checks: it also accepts `trigger`. */
-export const STEP_TYPE_ENUM = [
+const STEP_TYPE_ENUM = [
   'in_app',
   'email',
   'sms',
@@ -76,12 +76,12 @@ export const CREATION_SOURCES = [
 ] as const
 export const LIST_ORDER_FIELDS = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const
 
-export const MAX_NAME_LENGTH = 128
-export const MAX_DESCRIPTION_LENGTH = 256
-export const MAX_TAG_LENGTH = 64
+const MAX_NAME_LENGTH = 128
+const MAX_DESCRIPTION_LENGTH = 256
+const MAX_TAG_LENGTH = 64
 
 /** Letters and digits, with `-`, `_` or `.` only between them. */
-export const SLUG_IDENTIFIER = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/
+const SLUG_IDENTIFIER = /^[a-zA-Z0-9]+(?:[-_.][a-zA-Z0-9]+)*$/
 const slugMessage = (property: string) =>
   `${property} must be a valid slug format (letters, numbers, hyphens, dot and underscores only)`
 
@@ -266,7 +266,7 @@ const PREFERENCES_UPSERT: ClassRules = [
 ]
 
 /** UpsertWorkflowDataCommand, checked as `workflowDto` of UpsertWorkflowCommand. */
-export const UPSERT_WORKFLOW_DATA_COMMAND: ClassRules = [
+const UPSERT_WORKFLOW_DATA_COMMAND: ClassRules = [
   { property: 'workflowId', optional: true, checks: [IsString()] },
   { property: 'origin', optional: true, checks: [IsEnum(ORIGINS)] },
   { property: 'steps', checks: [IsArray()], nested: () => UPSERT_STEP_COMMAND, nestedEach: true },

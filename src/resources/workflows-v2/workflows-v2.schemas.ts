@@ -205,7 +205,7 @@ const PreferencesSchema = z.looseObject({
   channels: z.record(z.string(), z.looseObject({ enabled: z.boolean() })),
 })
 
-export const WorkflowV2Schema = z
+const WorkflowV2Schema = z
   .looseObject({
     _id: z.string(),
     workflowId: z.string(),

@@ -76,7 +76,7 @@ const channelSettings = (preferences: WorkflowPreferences) =>
   Object.fromEntries(SETTINGS_ORDER_WITH_TOOL.map((c) => [c, preferences.channels[c]?.enabled]))
 
 /** The 404 of every lookup, naming the value the pipe passed on. */
-export const workflowNotFound = (workflowId: string) =>
+const workflowNotFound = (workflowId: string) =>
   objectError(404, { message: 'Workflow cannot be found', workflowId })
 
 /** GetWorkflowByIds: a canonical id finds by id, anything else by trigger identifier. */

@@ -9,7 +9,7 @@ import {
 import { parseCounted } from './handlebars-parse.js'
 import type { Obj } from '../../objects.js'
 
-export type VariableType = 'String' | 'Array' | 'Boolean'
+type VariableType = 'String' | 'Array' | 'Boolean'
 export interface ExtractedVariable {
   name: string
   type: VariableType
@@ -149,7 +149,7 @@ function extractAst(content: unknown, budget: TemplateBudget) {
 }
 
 /** Upstream skips empty texts and fails on anything Handlebars cannot parse, a number included. */
-export function extractVariables(
+function extractVariables(
   content: unknown,
   budget = new TemplateBudget()
 ): readonly ExtractedVariable[] {

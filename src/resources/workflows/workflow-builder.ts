@@ -37,7 +37,7 @@ export interface WorkflowInput {
 }
 
 /** The trigger identifier: the generation's slug of the name, made unique in the environment. */
-export function triggerIdentifier(name: string, ctx: WorkflowContext): string {
+function triggerIdentifier(name: string, ctx: WorkflowContext): string {
   const rules = ctx.generation.identifiers
   const identifier = rules.unique(rules.slug(name, ctx.rng), ctx.identifierTaken, ctx.rng)
   if (identifier === undefined) throw limitErrors.identifier(name)

@@ -5,7 +5,7 @@ import type { WorkflowInput } from './workflow-builder.js'
 import type { Workflow } from '../../workflow-model/workflows.types.js'
 
 /** The order in which the create use case meets its checks; see create-workflow.ts. */
-export type CreateOrder = 'first-step-then-variables' | 'templates-then-variables'
+type CreateOrder = 'first-step-then-variables' | 'templates-then-variables'
 
 /** How the v1 workflow routes differ between generations. */
 export interface WorkflowsRules {

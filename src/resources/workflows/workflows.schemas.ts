@@ -122,7 +122,7 @@ export const ListWorkflowsQuerySchema = z.object({
   ),
 })
 
-export const WorkflowSchema = z
+const WorkflowSchema = z
   .looseObject({
     _id: z.string(),
     name: z.string(),

@@ -123,7 +123,7 @@ function split(text: string, plainSlots: ReadonlySet<number>): Frame {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 /** The top-level fields that writes change in place: each has a slot of its own. */
-export const IN_PLACE_FIELDS = [
+const IN_PLACE_FIELDS = [
   '_id',
   'name',
   'active',
@@ -133,7 +133,7 @@ export const IN_PLACE_FIELDS = [
   'updatedAt',
   'deleted',
 ] as const
-export type InPlaceField = (typeof IN_PLACE_FIELDS)[number]
+type InPlaceField = (typeof IN_PLACE_FIELDS)[number]
 const IN_PLACE = new Set<string>(IN_PLACE_FIELDS)
 
 /** Whether a string (anywhere in a document) takes a slot by value: an ObjectId or an ISO timestamp. */
