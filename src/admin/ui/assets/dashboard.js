@@ -783,7 +783,7 @@ function webhooksView(root) {
     )
   )
   const rows = h('tbody')
-  const note = h('p', { className: 'note' })
+  const note = h('div', { className: 'pager' })
   const detail = h('section', { className: 'detail', hidden: true })
   splitView(
     root,
@@ -812,7 +812,7 @@ function webhooksView(root) {
                 { tabindex: 0, onclick: () => open(d) },
                 timeCell(d.at),
                 cell(d.type, 'mono'),
-                cell(d.url, 'mono wide'),
+                cell(d.url, 'mono endpoint'),
                 cell(String(d.attempt)),
                 h(
                   'td',
