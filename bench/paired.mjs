@@ -1,0 +1,102 @@
+// Before/after in one process, without sockets: two builds' startMock() side by side, each route's
+// requests handed to app.fetch in short batches that alternate between the builds, so that a
+// neighbour's load lands on both alike; the median batch says what a request costs each build.
+// The HTTP stack is left out, so a change shows larger here than under `npm run bench` (which on
+// a shared 2-core machine swings by ±20% from run to run, too much to see 5%).
+// `node bench/paired.mjs <old-dist> <new-dist> [routes] [generation]`; routes are
+// bench/routes.mjs's names, comma separated (default: all of the generation's);
+// PAIRED_BATCHES (default 30) and PAIRED_REQUESTS (a batch, default 300).
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { summary } from './harness.mjs'
+import { addInactiveRules } from './workloads.mjs'
+import { routesFor } from './routes.mjs'
+
+const [before, after] = [process.argv[2], process.argv[3]].map((dir) => resolve(dir))
+const generation = process.argv[5] ?? '2026-08'
+const only = process.argv[4]?.split(',')
+const routes = routesFor(generation).filter((route) => !only || only.includes(route.name))
+const BATCHES = Number(process.env.PAIRED_BATCHES ?? 30)
+const REQUESTS = Number(process.env.PAIRED_REQUESTS ?? 300)
+
+async function start(dist) {
+  const { startMock } = await import(pathToFileURL(resolve(dist, 'index.js')).href)
+  const mock = await startMock({
+    port: 0,
+    maxWorkflows: 0,
+    maxMemoryMb: 4096,
+    apiGeneration: generation,
+    logLevel: 'warn',
+  })
+  await addInactiveRules(mock.url)
+  return mock
+}
+
+/**
+ * The route's requests as autocannon would send them one connection at a time: a fixed request,
+ * or a sequence whose steps may pick their request (setupRequest) and see the answer (onResponse).
+ */
+function requestsOf(options) {
+  const steps = options.requests ?? [options]
+  const context = {}
+  let next = 0
+  return {
+    take() {
+      const step = steps[next++ % steps.length]
+      return { step, req: step.setupRequest ? step.setupRequest({}, context) : step }
+    },
+    answered(step, status) {
+      step.onResponse?.(status, undefined, context)
+    },
+  }
+}
+
+async function batch(mock, route, prepared) {
+  const requests = requestsOf(route.options(prepared))
+  const cpu = process.cpuUsage()
+  const t0 = performance.now()
+  for (let i = 0; i < REQUESTS; i++) {
+    const { step, req } = requests.take()
+    const res = await mock.app.fetch(
+      new Request(mock.url + req.path, { method: req.method, headers: req.headers, body: req.body })
+    )
+    await res.arrayBuffer()
+    if (res.status >= 300) throw new Error(`${req.method} ${req.path}: ${res.status}`)
+    requests.answered(step, res.status)
+  }
+  const used = process.cpuUsage(cpu)
+  return {
+    wall: ((performance.now() - t0) * 1000) / REQUESTS,
+    cpu: (used.user + used.system) / REQUESTS,
+  }
+}
+
+const mocks = { before: await start(before), after: await start(after) }
+const rows = []
+for (const route of routes) {
+  // Writes start every batch from the state the route's set-up makes, as a round of the bench.
+  const writes = route.bare.method !== 'GET'
+  const prepared = {}
+  for (const [label, mock] of Object.entries(mocks))
+    prepared[label] = await route.prepare?.(mock.url, 1, generation)
+  const runs = { before: [], after: [] }
+  for (let round = -1; round < BATCHES; round++) {
+    for (const label of round % 2 ? ['after', 'before'] : ['before', 'after']) {
+      if (writes && round >= 0)
+        prepared[label] = await route.prepare?.(mocks[label].url, 1, generation)
+      const result = await batch(mocks[label], route, prepared[label])
+      if (round >= 0) runs[label].push(result)
+    }
+  }
+  const med = (label, key) => summary(runs[label].map((r) => r[key])).median
+  rows.push({
+    route: route.label,
+    'before µs': +med('before', 'wall').toFixed(1),
+    'after µs': +med('after', 'wall').toFixed(1),
+    'before CPU µs': +med('before', 'cpu').toFixed(1),
+    'after CPU µs': +med('after', 'cpu').toFixed(1),
+    'after ÷ before (wall)': +(med('after', 'wall') / med('before', 'wall')).toFixed(3),
+  })
+}
+console.table(rows)
+for (const mock of Object.values(mocks)) await mock.close()
