@@ -1,13 +1,16 @@
 // Before/after in one process, without sockets: two builds' startMock() side by side, each route's
 // requests handed to app.fetch in short batches that alternate between the builds, so that a
 // neighbour's load lands on both alike; the median batch says what a request costs each build.
-// The HTTP stack is left out, so a change shows larger here than under `npm run bench` (which on
-// a shared 2-core machine swings by ±20% from run to run, too much to see 5%).
+// The HTTP stack is left out (a bare Hono app handed the same requests in the same loop measures
+// what the loop itself costs, undici's Request and Response mostly), so "own µs" is the mock's own
+// work; over HTTP the same change weighs less. `npm run bench` on a shared 2-core machine swings
+// by ±20% from run to run, too much to see 5%.
 // `node bench/paired.mjs <old-dist> <new-dist> [routes] [generation]`; routes are
 // bench/routes.mjs's names, comma separated (default: all of the generation's);
 // PAIRED_BATCHES (default 30) and PAIRED_REQUESTS (a batch, default 300).
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { Hono } from 'hono'
 import { summary } from './harness.mjs'
 import { addInactiveRules } from './workloads.mjs'
 import { routesFor } from './routes.mjs'
@@ -51,6 +54,22 @@ function requestsOf(options) {
   }
 }
 
+/** What Node's server hands a route: the raw header pairs (the journal keeps them) and the target. */
+function incomingOf(req) {
+  const rawHeaders = Object.entries(req.headers ?? {}).flat()
+  return { incoming: { rawHeaders, url: req.path } }
+}
+
+/** A bare Hono app answering every request with `bytes`, reading the body as the mock does. */
+function bareApp(bytes) {
+  const app = new Hono()
+  app.all('*', async (c) => {
+    if (c.req.method !== 'GET') JSON.parse(await c.req.text())
+    return c.body(bytes, 200, { 'content-type': 'application/json' })
+  })
+  return { app, url: 'http://127.0.0.1' }
+}
+
 async function batch(mock, route, prepared) {
   const requests = requestsOf(route.options(prepared))
   const cpu = process.cpuUsage()
@@ -58,7 +77,12 @@ async function batch(mock, route, prepared) {
   for (let i = 0; i < REQUESTS; i++) {
     const { step, req } = requests.take()
     const res = await mock.app.fetch(
-      new Request(mock.url + req.path, { method: req.method, headers: req.headers, body: req.body })
+      new Request(mock.url + req.path, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+      }),
+      incomingOf(req)
     )
     await res.arrayBuffer()
     if (res.status >= 300) throw new Error(`${req.method} ${req.path}: ${res.status}`)
@@ -79,22 +103,37 @@ for (const route of routes) {
   const prepared = {}
   for (const [label, mock] of Object.entries(mocks))
     prepared[label] = await route.prepare?.(mock.url, 1, generation)
-  const runs = { before: [], after: [] }
+  const sample = requestsOf(route.options(prepared.after)).take().req
+  const answer = await mocks.after.app.fetch(
+    new Request(mocks.after.url + sample.path, sample),
+    incomingOf(sample)
+  )
+  const bare = bareApp(await answer.text())
+  if (writes) prepared.after = await route.prepare?.(mocks.after.url, 1, generation)
+  prepared.bare = prepared.after
+  const runs = { before: [], after: [], bare: [] }
+  const orders = [
+    ['before', 'after', 'bare'],
+    ['after', 'bare', 'before'],
+    ['bare', 'before', 'after'],
+  ]
   for (let round = -1; round < BATCHES; round++) {
-    for (const label of round % 2 ? ['after', 'before'] : ['before', 'after']) {
-      if (writes && round >= 0)
+    for (const label of orders[(round + 3) % 3]) {
+      if (writes && round >= 0 && label !== 'bare')
         prepared[label] = await route.prepare?.(mocks[label].url, 1, generation)
-      const result = await batch(mocks[label], route, prepared[label])
+      const result = await batch(label === 'bare' ? bare : mocks[label], route, prepared[label])
       if (round >= 0) runs[label].push(result)
     }
   }
   const med = (label, key) => summary(runs[label].map((r) => r[key])).median
+  const own = (label) => med(label, 'cpu') - med('bare', 'cpu')
   rows.push({
     route: route.label,
-    'before µs': +med('before', 'wall').toFixed(1),
-    'after µs': +med('after', 'wall').toFixed(1),
+    'bare CPU µs': +med('bare', 'cpu').toFixed(1),
     'before CPU µs': +med('before', 'cpu').toFixed(1),
     'after CPU µs': +med('after', 'cpu').toFixed(1),
+    'own µs before → after': `${own('before').toFixed(1)} → ${own('after').toFixed(1)}`,
+    'after ÷ before (own)': +(own('after') / own('before')).toFixed(3),
     'after ÷ before (wall)': +(med('after', 'wall') / med('before', 'wall')).toFixed(3),
   })
 }
