@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars'
+import { createRequire } from 'node:module'
+import type Handlebars from 'handlebars'
 import { BoundedCache, textBytes } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from '../render-work.js'
@@ -37,8 +38,13 @@ const assertResult = (condition: boolean, options: Options | undefined) => {
 const asArray = (value: unknown): Record<string, unknown>[] | undefined =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : undefined
 
+// The compiler and runtime are loaded at the first render, from node_modules: a start that
+// renders nothing neither compiles nor runs them (the parser a workflow's variables need is
+// bundled on its own, resources/workflows/handlebars-parse.ts).
+const requireLazily = createRequire(import.meta.url)
+
 function createInstance() {
-  const hb = Handlebars.create()
+  const hb = (requireLazily('handlebars') as typeof Handlebars).create()
   const each = hb.helpers.each as Handlebars.HelperDelegate
   hb.registerHelper('each', function (this: unknown, context: unknown, options: Options) {
     const size = Array.isArray(context)
@@ -161,7 +167,8 @@ function callString(value: unknown, method: string): unknown {
   return (fn as () => unknown).call(value)
 }
 
-const instance = createInstance()
+let created: typeof Handlebars | undefined
+const handlebars = () => (created ??= createInstance())
 
 /** The compiler's parts a Handlebars environment carries, which its types leave out. */
 interface CompilerParts {
@@ -182,6 +189,7 @@ type Runnable = Handlebars.TemplateDelegate & { _setup(options: Record<string, u
  */
 function compileString(text: string): Handlebars.TemplateDelegate {
   const options = { data: true }
+  const instance = handlebars()
   const parts = instance as unknown as CompilerParts
   const ast = instance.parse(text, options as Handlebars.ParseOptions)
   const environment = new parts.Compiler().compile(ast, options)
@@ -201,7 +209,7 @@ function compileString(text: string): Handlebars.TemplateDelegate {
   }
   return template
 }
-type TemplateSpecification = Parameters<typeof instance.template>[0]
+type TemplateSpecification = Parameters<typeof Handlebars.template>[0]
 
 /**
  * Compiled templates by text: workflows are triggered far more often than they are written.
@@ -218,7 +226,7 @@ const COMPILED_BYTES_PER_CHAR = 3
 
 function compile(text: unknown): Handlebars.TemplateDelegate {
   // Anything but a string goes the library's way, which refuses it as upstream's does.
-  if (typeof text !== 'string') return instance.compile(text as string)
+  if (typeof text !== 'string') return handlebars().compile(text as string)
   return compiled.memo(text, () => compileString(text))
 }
 

@@ -1,4 +1,6 @@
-import Handlebars from 'handlebars'
+// The parser alone, without Handlebars' compiler and runtime: the first environment parses its
+// workflows' texts for their variables and renders nothing (the renderer loads the rest).
+import compilerBase from 'handlebars/dist/cjs/handlebars/compiler/base.js'
 import { templateLimitErrors, TEMPLATE_LIMITS } from './handlebars-limits.js'
 
 /**
@@ -7,9 +9,7 @@ import { templateLimitErrors, TEMPLATE_LIMITS } from './handlebars-limits.js'
  * text past a limit is abandoned at once, however long the rest of it is.
  */
 type Lexer = { next(this: Lexer): unknown }
-const parser = (
-  Handlebars as unknown as { Parser: { lexer: Lexer; symbols_: Record<string, number> } }
-).Parser
+const parser = compilerBase.parser
 const id = (name: string) => parser.symbols_[name] ?? Number.NaN
 const [OPEN_BLOCK, OPEN_INVERSE, OPEN_PARTIAL_BLOCK] = [
   'OPEN_BLOCK',
@@ -55,7 +55,7 @@ export function parseCounted(text: string): ParsedText {
     return found
   }
   try {
-    return { body: Handlebars.parseWithoutProcessing(text).body, tokens }
+    return { body: compilerBase.parseWithoutProcessing(text).body, tokens }
   } finally {
     lexer.next = next
   }
