@@ -11,6 +11,7 @@ import { replayOptionRows, unknownFlagMessage } from './replay/usage.js'
 import { captureOptionRows } from './capture/usage.js'
 import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
+import { CHECKED_ONCE } from './zod-issues.js'
 
 /** Each flag, its environment variable, and how --help shows it. */
 const FLAGS = [
@@ -189,7 +190,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv) {
     options[camel(flag)] = NUMERIC.has(flag) ? toNumber(source, raw) : raw
   }
   // Checked here too, so that a bad value is reported as the flag or variable that gave it.
-  const checked = MockOptionsSchema.safeParse(options)
+  const checked = MockOptionsSchema.safeParse(options, CHECKED_ONCE)
   if (!checked.success) {
     const problems = checked.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '')

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { GENERATION_NAMES } from './generations/generation.js'
-import { issuePath } from './zod-issues.js'
+import { CHECKED_ONCE, issuePath } from './zod-issues.js'
 
 export const DEFAULT_PORT = 4000
 export const DEFAULT_HOST = '127.0.0.1'
@@ -49,7 +49,7 @@ export type MockOptionsInput = z.input<typeof MockOptionsSchema>
 export type MockOptions = z.output<typeof MockOptionsSchema>
 
 export function parseOptions(input: MockOptionsInput = {}): MockOptions {
-  const result = MockOptionsSchema.safeParse(input)
+  const result = MockOptionsSchema.safeParse(input, CHECKED_ONCE)
   if (result.success) return result.data
   const problems = result.error.issues.map((i) => `${issuePath(i) || 'options'}: ${i.message}`)
   throw new Error(`invalid novu-mock options: ${problems.join('; ')}`)

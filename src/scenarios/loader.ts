@@ -16,7 +16,7 @@ import { PACKAGE_ROOT } from '../package-root.js'
 import { DataSchema, ScenarioSchema, type Scenario, type ScenarioData } from './schema.js'
 import { describeJsonError, describeYamlError } from './parse-errors.js'
 import { loadScenarioText } from './scenario-file.js'
-import { issueProblems } from '../zod-issues.js'
+import { CHECKED_ONCE, issueProblems } from '../zod-issues.js'
 
 export const BUILTIN_SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
 const FIXTURES_DIR = join(PACKAGE_ROOT, 'fixtures')
@@ -71,7 +71,7 @@ export function parseScenarioText(text: string, format: 'yaml' | 'json'): unknow
 
 /** Validates a scenario object whole; every problem is reported, not just the first. */
 export function validateScenario(raw: unknown): Scenario {
-  const result = ScenarioSchema.safeParse(raw)
+  const result = ScenarioSchema.safeParse(raw, CHECKED_ONCE)
   if (!result.success)
     throw new ScenarioError('the scenario is not valid', issueProblems(result.error.issues))
   return result.data
@@ -154,7 +154,7 @@ export function resolveScenarioData(scenario: Scenario, fixturesDir = FIXTURES_D
     throw new ScenarioError(`unknown fixture "${scenario.fixture}"`, [
       { path: 'fixture', message: `no fixtures/${scenario.fixture}.json` },
     ])
-  const base = DataSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+  const base = DataSchema.parse(JSON.parse(readFileSync(file, 'utf8')), CHECKED_ONCE)
   const own = scenario.data
   return {
     notificationGroups: [...base.notificationGroups, ...own.notificationGroups],

@@ -11,6 +11,7 @@ import {
 } from './loader.js'
 import { ScenarioSchema, type Scenario } from './schema.js'
 import { isObj } from '../objects.js'
+import { CHECKED_ONCE } from '../zod-issues.js'
 
 /**
  * The rules of a scenario file, one place for the CLI, the container and the admin API:
@@ -125,7 +126,7 @@ export function loadScenarioText(file: string, text: string, format: 'yaml' | 'j
   }
   const name = scenarioNameOf(file)
   const named = isObj(raw) && raw.name === undefined ? { ...raw, name } : raw
-  const result = ScenarioSchema.safeParse(named)
+  const result = ScenarioSchema.safeParse(named, CHECKED_ONCE)
   const issues = result.success ? [] : [...result.error.issues]
   const declared = isObj(raw) ? raw.name : undefined
   const differs = declared !== undefined && declared !== name
