@@ -3,7 +3,7 @@
 // process (bench/start-in-process.mjs). What only a dynamic import() reaches goes to a chunk of
 // its own (dist/chunks/), compiled when first imported. The library's types stay tsc's (dist/*.d.ts).
 import { build } from 'esbuild'
-import { cpSync } from 'node:fs'
+import { cpSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /**
@@ -49,6 +49,8 @@ const shared = {
 // Split: what a dynamic import() reaches only (the dashboard, capture, replay, ...) goes to a
 // chunk of its own under dist/chunks/, compiled and run when first imported, not at start.
 const split = { splitting: true, outdir: 'dist', chunkNames: 'chunks/[name]-[hash]' }
+// Chunks are named by their content: those of an earlier build would stay and ship unused.
+rmSync('dist/chunks', { recursive: true, force: true })
 await build({
   ...shared,
   ...split,
