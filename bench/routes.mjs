@@ -3,7 +3,7 @@
 // (`prepare`), the autocannon options of a round (`options`), and the answer the bare app
 // serves (`capture`, taken once on a mock set up the same way).
 import { call } from './harness.mjs'
-import { headersFor, TOPICS_PATH, WORKFLOW_BODY } from './workloads.mjs'
+import { distinctWorkflowBody, headersFor, TOPICS_PATH, WORKFLOW_BODY } from './workloads.mjs'
 
 export const GENERATIONS = ['2026-08', '2024-10']
 const GROUP_ID = '66fbb0a0c1f2e3d4a5b60001'
@@ -246,6 +246,26 @@ export const BENCH_ROUTES = [
       headers: headersFor(KEY.postV1, true),
       body: WORKFLOW_BODY,
     }),
+  },
+  {
+    name: 'post-v1-workflows-distinct',
+    label: 'POST /v1/workflows (1 kB, 3 steps, a body that differs on every request)',
+    target: 0.5,
+    floor: 0.4,
+    bare: { method: 'POST', path: '/v1/workflows' },
+    prepare: (url) => reset(url, KEY.postV1),
+    options: () => {
+      const headers = headersFor(KEY.postV1, true)
+      let next = 0
+      const setupRequest = (req) => ({
+        ...req,
+        method: 'POST',
+        path: '/v1/workflows',
+        headers,
+        body: distinctWorkflowBody(next++),
+      })
+      return { requests: [{ setupRequest }] }
+    },
   },
 ]
 

@@ -50,8 +50,8 @@ async function startBare(routes) {
             return answers.find((a) => a.query === query) ?? answers[0]
           }
     app.on(method, path, async (c) => {
-      // Any server must read what it is sent; the mock does, so the ceiling does too.
-      if (method !== 'GET') await c.req.text()
+      // Any server must read and parse what it is sent; the mock does, so the ceiling does too.
+      if (method !== 'GET') JSON.parse(await c.req.text())
       const answer = pick(c.req.url)
       return c.body(answer.body, answer.status, answer.headers)
     })

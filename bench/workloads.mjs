@@ -58,6 +58,17 @@ export const WORKFLOW_BODY = JSON.stringify({
   ],
 })
 
+/**
+ * WORKFLOW_BODY with a name and an in-app text of its own (`n` in both): a create that no cache
+ * of an earlier body can serve, as a client creating many workflows sends.
+ */
+export function distinctWorkflowBody(n) {
+  const body = JSON.parse(WORKFLOW_BODY)
+  body.name = `Order shipped ${n}`
+  body.steps[0].template.content = `Hi {{subscriber.firstName}}, order ${n} of {{orderId}} is on its way.`
+  return JSON.stringify(body)
+}
+
 /** Twenty rules that match nothing: what every /v1 request pays for an idle chaos set-up. */
 export async function addInactiveRules(url) {
   for (let i = 0; i < INACTIVE_RULES; i++) {
