@@ -7,7 +7,9 @@
 // by ±20% from run to run, too much to see 5%.
 // `node bench/paired.mjs <old-dist> <new-dist> [routes] [generation]`; routes are
 // bench/routes.mjs's names, comma separated (default: all of the generation's);
-// PAIRED_BATCHES (default 30) and PAIRED_REQUESTS (a batch, default 300).
+// PAIRED_BATCHES (default 30) and PAIRED_REQUESTS (a batch, default 300); PAIRED_LOG_LEVEL=info
+// logs as `npm run bench`'s mock does (a create with a taken name logs a line: send stderr to a
+// file or /dev/null), the default `warn` leaves the log out.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Hono } from 'hono'
@@ -29,7 +31,7 @@ async function start(dist) {
     maxWorkflows: 0,
     maxMemoryMb: 4096,
     apiGeneration: generation,
-    logLevel: 'warn',
+    logLevel: process.env.PAIRED_LOG_LEVEL ?? 'warn',
   })
   await addInactiveRules(mock.url)
   return mock
