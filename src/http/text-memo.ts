@@ -17,6 +17,8 @@ export interface TextMemo {
   readonly createdIn: WeakMap<object, Set<string>>
   /** Worked out from one of its frozen validated bodies, by that body (workflows/workflow-builder.ts). */
   readonly derived: WeakMap<object, unknown>
+  /** The command checks of POST /v2/workflows it passed, by command (workflows-v2.usecases.ts). */
+  readonly passed: Set<string>
 }
 
 const MAX_MEMO_TEXT = 16 * 1024
@@ -38,5 +40,6 @@ export function textMemo(text: string | undefined): TextMemo | undefined {
     estimates: new Map(),
     createdIn: new WeakMap(),
     derived: new WeakMap(),
+    passed: new Set(),
   })
 }

@@ -135,7 +135,7 @@ export const workflowV2Routes: AnyRoute[] = [
       401: { description: '2024-10: API endpoint not available' },
     },
     handler(c, { env, body }) {
-      const workflow = createWorkflowV2(env, body as Obj)
+      const workflow = createWorkflowV2(env, body as Obj, c.get('rawBody'))
       emitWorkflow(env, 'workflow.created', workflow)
       noteEmptiedBodies(c, body as Obj)
       const taken = takenWorkflowIdNote(

@@ -43,6 +43,7 @@ import {
   type StepForVariables,
 } from './variables.js'
 import { BoundedCache } from '../../cache.js'
+import { textMemo } from '../../http/text-memo.js'
 
 export interface WorkflowPreferences {
   all: Obj
@@ -89,9 +90,16 @@ export function findWorkflow(env: Environment, pathValue: string): Workflow {
   return workflow
 }
 
-function checkCommand(command: string, rules: ClassRules, data: Obj) {
+/**
+ * Upstream's command validation. With `passed` (the checks a body's text passed before, when the
+ * data checked is made of that body alone) a text checked once is not checked again: the same
+ * text validates to the same body, so to the same verdict.
+ */
+function checkCommand(command: string, rules: ClassRules, data: Obj, passed?: Set<string>) {
+  if (passed?.has(command)) return
   const violations = commandViolations(validateObject(data, rules))
   if (violations.length) throw new CommandValidationError(command, violations)
+  passed?.add(command)
 }
 
 /** The controller's step shape: values always present (null when not sent). */
@@ -397,17 +405,23 @@ function checkWorkflowDepth(document: Workflow) {
 /** The environment's `General` group, which every dashboard workflow is filed under. */
 const generalGroup = (env: Environment) => env.groups.list().find((g) => g.name === 'General')?._id
 
-/** POST /v2/workflows: a new dashboard workflow, its `workflowId` kept (suffixed when taken). */
-export function createWorkflowV2(env: Environment, dto: Obj): Workflow {
-  return env.workflows.add(workflowV2Document(env, dto))
+/**
+ * POST /v2/workflows: a new dashboard workflow, its `workflowId` kept (suffixed when taken).
+ * `raw` is the body's text, whose memo keeps the command checks it passed.
+ */
+export function createWorkflowV2(env: Environment, dto: Obj, raw?: string): Workflow {
+  return env.workflows.add(workflowV2Document(env, dto, textMemo(raw)?.passed))
 }
 
-/** The document POST /v2/workflows would store, every check made, nothing stored yet. */
-export function workflowV2Document(env: Environment, dto: Obj): Workflow {
+/**
+ * The document POST /v2/workflows would store, every check made, nothing stored yet. `passed`:
+ * the checks `dto`'s text passed before (the route's body schema is the same in every generation).
+ */
+export function workflowV2Document(env: Environment, dto: Obj, passed?: Set<string>): Workflow {
   checkRecursion(dto)
   const steps = normalizeSteps(dto.steps as unknown[])
   const workflowDto: Obj = { ...dto, steps, origin: 'novu-cloud' }
-  checkCommand('UpsertWorkflowCommand', UPSERT_WORKFLOW_COMMAND, { workflowDto })
+  checkCommand('UpsertWorkflowCommand', UPSERT_WORKFLOW_COMMAND, { workflowDto }, passed)
   const active = (dto.active as boolean | undefined) ?? true
   const planned = planSteps(env, workflowDto, 'novu-cloud', undefined)
   const preferences = dto.preferences as { user?: unknown; workflow?: unknown } | undefined
@@ -420,7 +434,7 @@ export function workflowV2Document(env: Environment, dto: Obj): Workflow {
     userPreferences,
     defaultPreferences,
   }
-  checkCommand('CreateWorkflowCommandV0', CREATE_WORKFLOW_COMMAND_V0, command)
+  checkCommand('CreateWorkflowCommandV0', CREATE_WORKFLOW_COMMAND_V0, command, passed)
   const rules = env.generation.workflows
   if (rules.maxSteps !== undefined && planned.length > rules.maxSteps)
     throw limitErrors.steps(rules.maxSteps, planned.length)
