@@ -261,6 +261,24 @@ describe('POST /v2/workflows', () => {
     })
   })
 
+  test('a body the commands refused is refused again, the same way, when it is sent again', async () => {
+    const a = app()
+    const body = { ...COMPLETE, description: 'd'.repeat(257) }
+    const first = await post(a, body)
+    const again = await post(a, body)
+    expect(again.status).toBe(422)
+    expect(withoutTimestamp(again.body)).toEqual(withoutTimestamp(first.body))
+  })
+
+  test('a body the commands passed creates again, suffixed, when it is sent again', async () => {
+    const a = app()
+    const body = { ...COMPLETE, workflowId: 'sent-twice' }
+    expect((await post(a, body)).status).toBe(201)
+    const again = await post(a, body)
+    expect(again.status).toBe(201)
+    expect(again.body.data.workflowId).toMatch(/^sent-twice-[a-z0-9]{8}$/)
+  })
+
   test('seventeen tags fail the command', async () => {
     const tags = Array.from({ length: 17 }, (_, i) => `t${i}`)
     const res = await post(app(), { ...COMPLETE, tags })
