@@ -30,6 +30,7 @@ export const eventRoutes = [
     tags,
     auth: 'apiKey',
     body: (g) => g.events.triggerBody,
+    sharedBody: true,
     responses: {
       201: { description: 'Acknowledged, with its status', schema: wrapped },
       422: { description: '`workflow_not_found`, or (2026-08) the body does not validate' },
