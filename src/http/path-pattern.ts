@@ -30,6 +30,19 @@ export function patternProblem(pattern: string): string | undefined {
   return undefined
 }
 
+/**
+ * Characters of path the matchers have read, every pattern together. A cheap count that lets the
+ * tests hold matching linear in the path by its work, where a clock would flake on a busy machine.
+ */
+let charsRead = 0
+export const pathMatchingWork = () => charsRead
+/**
+ * The linear bound on that count, a path's length times this: each character is read by the
+ * first and last runs and by the finders between, and again where one finder starts in the
+ * segment the last one ended in. Backtracking would read it again for every place a `*` could take.
+ */
+export const MAX_READS_PER_CHARACTER = 4
+
 /** A `:name` segment; any other piece is literal text. */
 const PARAM = null
 type Piece = string | typeof PARAM
@@ -76,14 +89,17 @@ class Segments {
   get count() {
     return this.parts.length
   }
+  /** Segment i, counted as read. */
   part(i: number) {
-    return this.parts[i] as string
+    const part = this.parts[i] as string
+    charsRead += part.length + 1
+    return part
   }
   start(i: number) {
     return this.starts[i] as number
   }
   end(i: number) {
-    return this.start(i) + this.part(i).length
+    return this.start(i) + (this.parts[i] as string).length
   }
   /** The whole segment: this text, or any non-empty text for a `:name`. */
   is(i: number, piece: Piece) {
@@ -114,6 +130,7 @@ function textFinder(needle: string): Finder {
   return (path, from, segment, limit) => {
     const at = path.path.indexOf(needle, from)
     const end = at + needle.length
+    charsRead += (at === -1 ? path.path.length : end) - from
     if (at === -1 || end > limit) return undefined
     while (segment + 1 < path.count && path.start(segment + 1) <= end) segment++
     return { end, segment }
