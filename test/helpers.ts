@@ -68,3 +68,13 @@ export function withoutErrorId(body: unknown): Record<string, unknown> {
 
 export const INTERNAL_ERROR_MESSAGE =
   'Internal server error, contact support and provide them with the errorId'
+
+/**
+ * What `work` answers and how far a work counter of the mock's (characters of path read, tokens
+ * lexed) moved meanwhile: bounds on work, where a clock would flake on a loaded machine.
+ */
+export async function counted<T>(counter: () => number, work: () => T | Promise<T>) {
+  const before = counter()
+  const result = await work()
+  return { result, work: counter() - before }
+}

@@ -19,6 +19,7 @@ import { z } from 'zod'
 import { createMock } from '../src/mock.js'
 import { createLogger } from '../src/log.js'
 import { MAX_READS_PER_CHARACTER, pathMatchingWork } from '../src/http/path-pattern.js'
+import { counted } from './helpers.js'
 import {
   activeBody,
   adminProbe,
@@ -1092,17 +1093,10 @@ test('answers 400, not 500, to PUT /__admin/state with a workflow step Mongoose 
 const WILDCARDS = `/${Array(8).fill('*').join('a')}x`
 const LONG_PATH = `/v1/topics${'a'.repeat(40)}`
 
-/** Characters of path the matchers read while `work` runs: proportional to the paths when linear. */
-async function pathsRead<T>(work: () => T | Promise<T>) {
-  const before = pathMatchingWork()
-  const result = await work()
-  return { result, read: pathMatchingWork() - before }
-}
-
 test('matches a long path against a chaos rule with many wildcards reading it a few times at most', async () => {
   const { app } = harness()
   await post(app, '/__admin/rules', { match: { path: WILDCARDS }, delay: 0 })
-  const { result: res, read } = await pathsRead(() =>
+  const { result: res, work: read } = await counted(pathMatchingWork, () =>
     app.request(LONG_PATH, { headers: { Authorization: 'ApiKey example-key' } })
   )
   expect(res.status).toBe(404)
@@ -1113,7 +1107,7 @@ test('matches a long path against a chaos rule with many wildcards reading it a 
 test('filters the journal by a path pattern with many wildcards reading each path a few times at most', async () => {
   const { app } = harness()
   await app.request(LONG_PATH, { headers: { Authorization: 'ApiKey example-key' } })
-  const { result: res, read } = await pathsRead(() =>
+  const { result: res, work: read } = await counted(pathMatchingWork, () =>
     app.request(`/__admin/requests?path=${encodeURIComponent(WILDCARDS)}`)
   )
   expect(res.status).toBe(200)
