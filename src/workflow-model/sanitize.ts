@@ -20,6 +20,10 @@ export const EDITOR_LIMITS = {
   depth: 256,
 } as const
 
+/** Elements the sanitiser opened, every text together: its work, as tests bound it (not a clock). */
+let opened = 0
+export const elementsOpened = () => opened
+
 const n = (value: number) => value.toLocaleString('en-US')
 const editorLimitErrors = {
   chars: () =>
@@ -51,6 +55,7 @@ function sanitize(html: unknown): unknown {
     allowVulnerableTags: true,
     parseStyleAttributes: false,
     onOpenTag: () => {
+      opened++
       if (++depth > EDITOR_LIMITS.depth) throw editorLimitErrors.depth()
     },
     onCloseTag: () => void depth--,

@@ -26,6 +26,13 @@ const [CHAIN, END_BLOCK, OPEN_SEXPR, CLOSE_SEXPR] = [
 // Tokens that open a level the parser keeps on its stack until the matching close.
 const OPENS_BLOCK = new Set([OPEN_BLOCK, OPEN_INVERSE, OPEN_PARTIAL_BLOCK])
 
+/**
+ * Tokens lexed, every parse together: a cheap count that lets the tests hold a parse to the
+ * limits by its work, where a clock would flake on a busy machine.
+ */
+let lexed = 0
+export const tokensLexed = () => lexed
+
 export interface ParsedText {
   body: unknown[]
   tokens: number
@@ -58,5 +65,6 @@ export function parseCounted(text: string): ParsedText {
     return { body: compilerBase.parseWithoutProcessing(text).body, tokens }
   } finally {
     lexer.next = next
+    lexed += tokens
   }
 }

@@ -67,6 +67,10 @@ function append<T>(to: T[], items: readonly T[]) {
   for (const item of items) to.push(item)
 }
 
+/** AST nodes walked, every template together: the walk's work, as tokensLexed is the parse's. */
+let walked = 0
+export const nodesWalked = () => walked
+
 /**
  * Walks a Handlebars body the way upstream's getTemplateVariables does: strings, arrays,
  * booleans, then hash pairs. Upstream prefixes a block's variables after the fact; passing the
@@ -86,6 +90,7 @@ function walk(body: Iterable<Node>, prefix: string, w: Walk, depth: number): Ext
     list.push({ name: prefix + name, type })
   }
   for (const node of body) {
+    walked++
     if (w.countsNodes && ++w.cost.tokens > TEMPLATE_LIMITS.tokens)
       throw templateLimitErrors.tokens()
     const helper = node.path?.original
