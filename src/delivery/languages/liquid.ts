@@ -18,7 +18,7 @@ import { BoundedCache, textBytes } from '../../cache.js'
  * filters and ranges. Past a bound the render fails, which upstream answers by sending nothing.
  */
 
-const LIQUID_LIMITS = {
+export const LIQUID_LIMITS = {
   /** Block bodies (loop iterations, taken branches) one render may run. */
   blocks: 100_000,
   /** Characters of one text, and characters one render may write. */
@@ -55,6 +55,9 @@ function charge(self: unknown, count: number) {
 
 /** The render running now: its clock and what it has used so far (renders are synchronous). */
 let current = { now: '', blocks: 0 }
+/** Block bodies rendered, every render together: the tests bound renders by it, not by a clock. */
+let blocksRendered = 0
+export const liquidBlocksRendered = () => blocksRendered
 
 function tooDeep(value: unknown): boolean {
   return nestingDepth(value, LIQUID_LIMITS.valueDepth) > LIQUID_LIMITS.valueDepth
@@ -267,6 +270,7 @@ function createEngine(mode: EscapeMode): Liquid {
   }
   const renderTemplates = renderer.renderTemplates.bind(renderer)
   renderer.renderTemplates = function* (templates, ctx, emitter) {
+    blocksRendered++
     if (++current.blocks > LIQUID_LIMITS.blocks)
       throw new RenderError(
         `the template renders more than ${LIQUID_LIMITS.blocks} blocks or loop iterations (novu-mock's limit)`
