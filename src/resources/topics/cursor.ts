@@ -161,6 +161,10 @@ function holds(op: Op, a: unknown, b: unknown): boolean {
   }
 }
 
+/** Documents the pages have read, every page together: tests bound a page's cost by it. */
+let documentsRead = 0
+export const cursorDocumentsRead = () => documentsRead
+
 /** What MongoDB's `cursor.limit(n)` fetches: 0 is no limit, a negative n is |n|. */
 function fetchCount(n: number): number {
   const whole = Math.trunc(n)
@@ -196,6 +200,7 @@ export function cursorPage<T extends { _id: string }>(
     const collect = (from: number, step: 1 | -1) => {
       const out: T[] = []
       for (let i = from; i >= 0 && i < n && out.length < wanted; i += step) out.push(source.at(i))
+      documentsRead += out.length
       return out
     }
     // In page order, DESC walks the ascending ids backwards.
@@ -219,6 +224,7 @@ export function cursorPage<T extends { _id: string }>(
     follows = (doc) => (isDesc ? source.lowerBound(doc._id) > 0 : source.upperBound(doc._id) < n)
   } else {
     const base: T[] = []
+    documentsRead += source.size
     for (let i = 0; i < source.size; i++) {
       const doc = source.at(i)
       if (!matches || matches(doc)) base.push(doc)
