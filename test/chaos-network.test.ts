@@ -66,10 +66,9 @@ test('close() ends a hanging connection instead of waiting for the client', asyn
   await mock.state.rules.add({ match: {}, fault: { network: 'hang' } })
   const hung = failure(fetch(`${mock.url}/v1/topics`, { headers: auth }))
   await new Promise((resolve) => setTimeout(resolve, 50))
-  const started = performance.now()
+  // A close() that waited on the hanging connection would never resolve: the test's timeout,
+  // not a clock, fails it then.
   await mock.close()
-  // A hanging connection waited on would never end; a loaded machine may take a while to close.
-  expect(performance.now() - started).toBeLessThan(5000)
   expect(await hung).toMatchObject({ message: 'fetch failed' })
 })
 
