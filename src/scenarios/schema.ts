@@ -5,6 +5,7 @@ import { ScenarioWebhookSchema } from '../webhooks/webhooks.schemas.js'
 import { MAX_ENDPOINTS_PER_SCOPE } from '../webhooks/endpoints.js'
 import { GENERATION_NAMES } from '../generations/generation.js'
 import { ServerFlagsSchema } from '../tenancy/server-flags.js'
+import { JOB_STATUSES } from '../resources/notifications/notifications.store.js'
 
 const ObjectId = z.string().regex(/^[0-9a-fA-F]{24}$/, 'must be a 24-hex ObjectId')
 const IsoDate = z.iso.datetime({ offset: true })
@@ -114,6 +115,24 @@ const IntegrationRecordSchema = z.looseObject({
   identifier: z.string().optional(),
 })
 
+/**
+ * A job as an export writes it. An import keeps its records as sent, so what the activity feed,
+ * the clock and cancels read of a job must be there and of its type, or a later request fails.
+ */
+const JobRecordSchema = z.looseObject({
+  _id: ObjectId,
+  type: z.string(),
+  status: z.enum(JOB_STATUSES),
+  step: z.looseObject({}),
+  executionDetails: z.array(z.looseObject({})),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  overrides: z.record(z.string(), z.unknown()).optional(),
+  digest: z.looseObject({}).optional(),
+  dueAt: IsoDate.optional(),
+  createdAt: IsoDate.optional(),
+  updatedAt: IsoDate.optional(),
+})
+
 /** A notification with its jobs, as an export writes it (triggers create them). */
 const NotificationRecordSchema = z.looseObject({
   _id: ObjectId,
@@ -123,7 +142,7 @@ const NotificationRecordSchema = z.looseObject({
   channels: z.array(z.string()).default([]),
   payload: z.record(z.string(), z.unknown()).default({}),
   tags: z.array(z.string()).default([]),
-  jobs: z.array(z.looseObject({ _id: ObjectId, type: z.string(), status: z.string() })).default([]),
+  jobs: z.array(JobRecordSchema).default([]),
   createdAt: IsoDate,
   updatedAt: IsoDate.optional(),
 })

@@ -1,16 +1,18 @@
 import { duplicateId } from '../../tenancy/unique-ids.js'
 import { createDueQueue } from './due-queue.js'
 
-type JobStatus =
-  | 'pending'
-  | 'queued'
-  | 'running'
-  | 'completed'
-  | 'failed'
-  | 'delayed'
-  | 'canceled'
-  | 'merged'
-  | 'skipped'
+export const JOB_STATUSES = [
+  'pending',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'delayed',
+  'canceled',
+  'merged',
+  'skipped',
+] as const
+type JobStatus = (typeof JOB_STATUSES)[number]
 
 /** One line of a job's execution log, as the activity feed shows it. */
 export interface ExecutionDetail {
