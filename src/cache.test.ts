@@ -3,6 +3,7 @@ import {
   BoundedCache,
   cacheBytes,
   cacheStats,
+  applyCachesSetting,
   releaseCaches,
   setCachesEnabled,
   WeakCache,
@@ -80,6 +81,41 @@ test('turned off, a cache keeps nothing and answers nothing', () => {
     setCachesEnabled(true)
   }
   expect([bounded.get('k'), weak.get(key)]).toEqual([undefined, undefined])
+})
+
+test('a cache turned off by name misses every time while the others still hit', () => {
+  const offName = named()
+  const off = new BoundedCache<string, number>(offName, { maxEntries: 10 })
+  const weakOff = new WeakCache<object, number>(named())
+  const on = new BoundedCache<string, number>(named(), { maxEntries: 10 })
+  const key = {}
+  applyCachesSetting(`off:${offName}, ${weakOff.name}`)
+  try {
+    for (let i = 0; i < 3; i++) {
+      off.memo('k', () => i)
+      weakOff.memo(key, () => i)
+      on.memo('k', () => i)
+    }
+    expect([off.get('k'), weakOff.get(key), on.get('k')]).toEqual([undefined, undefined, 0])
+    expect(off.stats()).toMatchObject({ entries: 0, hits: 0 })
+    expect(on.stats()).toMatchObject({ entries: 1, hits: 3 })
+  } finally {
+    applyCachesSetting('on')
+  }
+  expect(off.memo('k', () => 7)).toBe(7)
+  expect(off.get('k')).toBe(7)
+})
+
+test('a cache made after its name was turned off is off too', () => {
+  const name = named()
+  applyCachesSetting(`off:${name}`)
+  try {
+    const cache = new BoundedCache<string, number>(name, { maxEntries: 10 })
+    cache.set('k', 1)
+    expect(cache.get('k')).toBeUndefined()
+  } finally {
+    applyCachesSetting('on')
+  }
 })
 
 test('the memory budget empties the caches before it refuses work', () => {

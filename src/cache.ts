@@ -8,6 +8,9 @@
  *
  * A cache never changes an answer: `NOVU_MOCK_CACHES=off` (the `caches: 'off'` option, the
  * `--caches off` flag) turns every one off for the process, and CI runs the suites so to prove it.
+ * `NOVU_MOCK_CACHES=off:<name>,<name>` turns off only the caches so named (as `GET
+ * /__admin/caches` lists them; a name no cache has is ignored): `node bench/caches.mjs` measures
+ * what each cache saves so.
  */
 
 export interface CacheStats {
@@ -29,10 +32,14 @@ interface Registered {
   stats(): CacheStats
   clear(): void
   release(scope: object): void
+  /** Turns this one cache off (emptied) or back on. */
+  turn(on: boolean): void
 }
 
 const registry = new Map<string, Registered>()
-let enabled = process.env.NOVU_MOCK_CACHES?.trim().toLowerCase() !== 'off'
+let enabled = true
+/** The caches turned off by name, each cache besides the process-wide switch. */
+let offByName = new Set<string>()
 
 /** Whether caches are on in this process. */
 export const cachesEnabled = () => enabled
@@ -43,9 +50,34 @@ export function setCachesEnabled(on: boolean) {
   if (!on) clearCaches()
 }
 
+/** Turns off the caches so named (emptied) and every other back on: a measure of what each saves. */
+export function setCachesOff(names: Iterable<string>) {
+  offByName = new Set(names)
+  for (const [name, cache] of registry) cache.turn(!offByName.has(name))
+}
+
+/**
+ * `on`, `off` (every cache), or `off:<name>,<name>` (those alone, the others on): the
+ * `NOVU_MOCK_CACHES` setting and the `caches` option.
+ */
+export function applyCachesSetting(setting: string) {
+  const text = setting.trim()
+  const named = /^off:/i.test(text)
+  setCachesOff(
+    named
+      ? text
+          .slice(4)
+          .split(',')
+          .map((name) => name.trim())
+      : []
+  )
+  setCachesEnabled(named || text.toLowerCase() !== 'off')
+}
+
 function register(name: string, cache: Registered) {
   if (registry.has(name)) throw new Error(`a cache named "${name}" is registered already`)
   registry.set(name, cache)
+  cache.turn(!offByName.has(name))
 }
 
 /** What each cache holds, by name. */
@@ -117,6 +149,8 @@ export class BoundedCache<K, V> {
   private newest: Slot<K, V> | undefined
   private hits = 0
   private misses = 0
+  /** Turned off by name (`setCachesOff`). */
+  private off = false
   readonly maxEntries: number
   readonly maxBytes: number
   /** An entry larger than this is not kept: it would push out too many others. */
@@ -133,12 +167,16 @@ export class BoundedCache<K, V> {
       stats: () => this.stats(),
       clear: () => this.clear(),
       release: (scope) => this.release(scope),
+      turn: (on) => {
+        this.off = !on
+        if (!on) this.clear()
+      },
     })
   }
 
   /** The value kept for `key` (in `part`), now the most recently used; undefined when none (or caches are off). */
   get(key: K, part?: object): V | undefined {
-    if (!enabled) return undefined
+    if (!enabled || this.off) return undefined
     const slot = this.parts.get(part)?.get(key)
     if (!slot) {
       this.misses++
@@ -155,7 +193,7 @@ export class BoundedCache<K, V> {
 
   /** Whether `key` is kept, without using it. */
   has(key: K, part?: object): boolean {
-    return enabled && this.parts.get(part)?.has(key) === true
+    return enabled && !this.off && this.parts.get(part)?.has(key) === true
   }
 
   /**
@@ -164,7 +202,7 @@ export class BoundedCache<K, V> {
    * Answers `value`.
    */
   set(key: K, value: V, scope?: object, part?: object): V {
-    if (!enabled) return value
+    if (!enabled || this.off) return value
     this.delete(key, part)
     const bytes = ENTRY_OVERHEAD + keyBytes(key) + (this.options.sizeOf?.(value, key) ?? 0)
     if (bytes > this.maxEntryBytes) return value
@@ -260,6 +298,7 @@ export class WeakCache<K extends object, V> {
   private held = 0
   private hits = 0
   private misses = 0
+  private off = false
 
   constructor(
     readonly name: string,
@@ -280,6 +319,10 @@ export class WeakCache<K extends object, V> {
       }),
       clear: () => this.clear(),
       release: (scope) => this.delete(scope as K),
+      turn: (on) => {
+        this.off = !on
+        if (!on) this.clear()
+      },
     })
   }
 
@@ -288,7 +331,7 @@ export class WeakCache<K extends object, V> {
   }
 
   get(key: K): V | undefined {
-    if (!enabled) return undefined
+    if (!enabled || this.off) return undefined
     const value = this.map.get(key)
     if (value === undefined) this.misses++
     else this.hits++
@@ -296,7 +339,7 @@ export class WeakCache<K extends object, V> {
   }
 
   set(key: K, value: V): V {
-    if (!enabled) return value
+    if (!enabled || this.off) return value
     const before = this.map.get(key)
     if (before === undefined) this.stored++
     else this.held -= this.bytesOf(before)
@@ -345,3 +388,5 @@ export function partOf(owner: object, by: unknown): object {
   if (!token) tokens.set(by, (token = {}))
   return token
 }
+
+applyCachesSetting(process.env.NOVU_MOCK_CACHES ?? 'on')

@@ -103,7 +103,7 @@ const FLAGS = [
     flag: 'caches',
     env: 'NOVU_MOCK_CACHES',
     arg: 'on|off',
-    help: 'off turns every cache of the process off: answers stay the same (default on)',
+    help: 'off turns every cache of the process off, off:NAME,NAME those alone: answers stay the same (default on)',
   },
 ] as const
 

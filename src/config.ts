@@ -34,9 +34,15 @@ export const MockOptionsSchema = z.strictObject({
   maxWorkflows: z.number().int().min(0).optional(),
   /**
    * 'off' turns every cache of the process off (they are process-wide: every mock in it), as
-   * NOVU_MOCK_CACHES=off does; answers are the same either way. Absent: left as they are.
+   * NOVU_MOCK_CACHES=off does; answers are the same either way. 'off:<name>,<name>' turns off
+   * those alone (a measure of what each saves). Absent: left as they are.
    */
-  caches: z.enum(['on', 'off']).optional(),
+  caches: z
+    .string()
+    .regex(/^(?:on|off|off:[^,]+(?:,[^,]+)*)$/, {
+      error: "caches must be 'on', 'off' or 'off:<name>,<name>'",
+    })
+    .optional(),
   /**
    * 'create': a trigger for a workflow identifier the environment does not hold creates a
    * minimal in-app workflow and says so in the journal, so that a team can start before it

@@ -22,7 +22,7 @@ import {
 } from './generations/index.js'
 import { createRuleSet, type RuleSet } from './chaos/rules.js'
 import { createControlEvents, type ControlEvents } from './admin/control-events.js'
-import { setCachesEnabled } from './cache.js'
+import { applyCachesSetting } from './cache.js'
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js'
 
 export interface MockState {
@@ -84,7 +84,7 @@ export function createState(
   options: MockOptions,
   logger = createLogger(options.logLevel)
 ): MockState {
-  if (options.caches) setCachesEnabled(options.caches === 'on')
+  if (options.caches) applyCachesSetting(options.caches)
   const registry = createScenarioRegistry(options.scenariosDir)
   const scenario = registry.load(options.scenario, { files: true })
   const source = compileScenario(scenario, options)

@@ -90,6 +90,31 @@ test('a bad value from the environment is reported by its variable', async () =>
   expect(err()).toMatch(/^novu-mock: LOG_LEVEL: /)
 })
 
+test('NOVU_MOCK_CACHES=off:NAME turns that cache off and leaves the others answering', async () => {
+  const { url } = await started([], { NOVU_MOCK_CACHES: 'off:path segments, list answers' })
+  const headers = { authorization: 'ApiKey cli-caches' }
+  for (let i = 0; i < 3; i++)
+    expect((await fetch(`${url}/v1/topics?page=0&pageSize=10`, { headers })).status).toBe(200)
+  const { enabled, caches } = (await (await fetch(`${url}/__admin/caches`)).json()) as {
+    enabled: boolean
+    caches: { name: string; hits: number; entries: number }[]
+  }
+  const off = caches.filter((c) => c.name === 'path segments' || c.name === 'list answers')
+  expect(enabled).toBe(true)
+  expect(off).toMatchObject([
+    { hits: 0, entries: 0 },
+    { hits: 0, entries: 0 },
+  ])
+  expect(caches.some((c) => c.hits > 0)).toBe(true)
+})
+
+test('a NOVU_MOCK_CACHES that is neither on, off nor off:NAME exits 2 naming the variable', async () => {
+  const { child, err } = run([], { NOVU_MOCK_CACHES: 'sometimes' })
+  const [code] = await once(child, 'exit')
+  expect(code).toBe(2)
+  expect(err()).toContain("NOVU_MOCK_CACHES: caches must be 'on', 'off' or 'off:<name>,<name>'")
+})
+
 /** A port that was free a moment ago. */
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1')
