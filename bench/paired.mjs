@@ -11,10 +11,9 @@
 // logs as `npm run bench`'s mock does (a create with a taken name logs a line: send stderr to a
 // file or /dev/null), the default `warn` leaves the log out.
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { Hono } from 'hono'
 import { summary } from './harness.mjs'
-import { addInactiveRules } from './workloads.mjs'
+import { batch, incomingOf, requestsOf, startInProcess } from './in-process.mjs'
 import { routesFor } from './routes.mjs'
 
 const [before, after] = [process.argv[2], process.argv[3]].map((dir) => resolve(dir))
@@ -23,44 +22,6 @@ const only = process.argv[4]?.split(',')
 const routes = routesFor(generation).filter((route) => !only || only.includes(route.name))
 const BATCHES = Number(process.env.PAIRED_BATCHES ?? 30)
 const REQUESTS = Number(process.env.PAIRED_REQUESTS ?? 300)
-
-async function start(dist) {
-  const { startMock } = await import(pathToFileURL(resolve(dist, 'index.js')).href)
-  const mock = await startMock({
-    port: 0,
-    maxWorkflows: 0,
-    maxMemoryMb: 4096,
-    apiGeneration: generation,
-    logLevel: process.env.PAIRED_LOG_LEVEL ?? 'warn',
-  })
-  await addInactiveRules(mock.url)
-  return mock
-}
-
-/**
- * The route's requests as autocannon would send them one connection at a time: a fixed request,
- * or a sequence whose steps may pick their request (setupRequest) and see the answer (onResponse).
- */
-function requestsOf(options) {
-  const steps = options.requests ?? [options]
-  const context = {}
-  let next = 0
-  return {
-    take() {
-      const step = steps[next++ % steps.length]
-      return { step, req: step.setupRequest ? step.setupRequest({}, context) : step }
-    },
-    answered(step, status) {
-      step.onResponse?.(status, undefined, context)
-    },
-  }
-}
-
-/** What Node's server hands a route: the raw header pairs (the journal keeps them) and the target. */
-function incomingOf(req) {
-  const rawHeaders = Object.entries(req.headers ?? {}).flat()
-  return { incoming: { rawHeaders, url: req.path } }
-}
 
 /** A bare Hono app answering every request with `bytes`, reading the body as the mock does. */
 function bareApp(bytes) {
@@ -72,32 +33,10 @@ function bareApp(bytes) {
   return { app, url: 'http://127.0.0.1' }
 }
 
-async function batch(mock, route, prepared) {
-  const requests = requestsOf(route.options(prepared))
-  const cpu = process.cpuUsage()
-  const t0 = performance.now()
-  for (let i = 0; i < REQUESTS; i++) {
-    const { step, req } = requests.take()
-    const res = await mock.app.fetch(
-      new Request(mock.url + req.path, {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-      }),
-      incomingOf(req)
-    )
-    await res.arrayBuffer()
-    if (res.status >= 300) throw new Error(`${req.method} ${req.path}: ${res.status}`)
-    requests.answered(step, res.status)
-  }
-  const used = process.cpuUsage(cpu)
-  return {
-    wall: ((performance.now() - t0) * 1000) / REQUESTS,
-    cpu: (used.user + used.system) / REQUESTS,
-  }
+const mocks = {
+  before: await startInProcess(before, generation, process.env.PAIRED_LOG_LEVEL),
+  after: await startInProcess(after, generation, process.env.PAIRED_LOG_LEVEL),
 }
-
-const mocks = { before: await start(before), after: await start(after) }
 const rows = []
 for (const route of routes) {
   // Writes start every batch from the state the route's set-up makes, as a round of the bench.
@@ -123,7 +62,8 @@ for (const route of routes) {
     for (const label of orders[(round + 3) % 3]) {
       if (writes && round >= 0 && label !== 'bare')
         prepared[label] = await route.prepare?.(mocks[label].url, 1, generation)
-      const result = await batch(label === 'bare' ? bare : mocks[label], route, prepared[label])
+      const side = label === 'bare' ? bare : mocks[label]
+      const result = await batch(side, route, prepared[label], REQUESTS)
       if (round >= 0) runs[label].push(result)
     }
   }

@@ -67,14 +67,14 @@ const KEY = {
   messages: 'bench-messages',
 }
 
-async function ok(url, method, path, key, body, status = [200, 201]) {
+export async function ok(url, method, path, key, body, status = [200, 201]) {
   const res = await call(url, method, path, { key, body })
   if (!status.includes(res.status))
     throw new Error(`${method} ${path}: ${res.status} ${res.bytes.toString().slice(0, 300)}`)
   return JSON.parse(res.bytes.toString() || 'null')
 }
 
-const reset = (url, key) => call(url, 'POST', `/__admin/reset?apiKey=${key}`)
+export const reset = (url, key) => call(url, 'POST', `/__admin/reset?apiKey=${key}`)
 
 /**
  * Never the same change twice in a row: each connection takes an idle workflow, sends the first
