@@ -42,4 +42,6 @@ process.on('message', async (message) => {
     process.send({ id: message.id, error: String(error?.stack ?? error) })
   }
 })
+// The parent has gone (crashed, or ^C): go too.
+process.on('disconnect', () => process.exit(0))
 process.send({ id: 0, result: 'ready' })

@@ -2,13 +2,14 @@
 // bench/cache-families.mjs for caches no family reaches), in both generations, the CPU time a
 // request takes with every cache on, every cache off, and each cache that answered hits in
 // that family turned off alone (NOVU_MOCK_CACHES=off:<name>).
-// Caches are process-wide, so each setting runs in a child process of its own
-// (bench/cache-variant.mjs, a mock in process, requests handed to app.fetch as in
+// Caches are process-wide, so each setting runs in a child process of its own, fresh for each
+// family (bench/cache-variant.mjs, a mock in process, requests handed to app.fetch as in
 // bench/paired.mjs); the parent hands them batches in turn, one child at a time, in an order
-// that rotates every round, so that a neighbour's load lands on every setting alike. A second
+// that rotates every round, and takes each setting's ratio to every-cache-on round by round,
+// so that a neighbour's load lands on every setting alike. A second
 // child with every cache on measures how far two processes differ with nothing changed.
 // `node bench/caches.mjs`; env CACHES_FAMILIES (names, comma separated), CACHES_GENERATIONS,
-// CACHES_ROUNDS (default 12), CACHES_REQUESTS (a batch, default 200), BENCH_DIST,
+// CACHES_ROUNDS (default 12), CACHES_WARM_REQUESTS (default 3000), CACHES_REQUESTS (a batch, default 200), BENCH_DIST,
 // CACHES_OUT (default .bench/caches.json). Prints a table per generation: the saving of each
 // cache on each family, in % of the CPU time with every cache on.
 import { fork } from 'node:child_process'
@@ -20,8 +21,13 @@ import { DIST, median, ROOT } from './harness.mjs'
 import { GENERATIONS } from './routes.mjs'
 import { familiesFor } from './cache-families.mjs'
 
-const ROUNDS = Number(process.env.CACHES_ROUNDS ?? 12)
 const REQUESTS = Number(process.env.CACHES_REQUESTS ?? 200)
+const ROUNDS = Number(process.env.CACHES_ROUNDS ?? 12)
+/**
+ * Requests each process answers first, not counted: a fresh process takes a few thousand before
+ * V8 has compiled the family's code (measured: 460 µs a request in the first 500, 95 from 2,500).
+ */
+const WARM_ROUNDS = Math.ceil(Number(process.env.CACHES_WARM_REQUESTS ?? 3000) / REQUESTS)
 const ONLY = process.env.CACHES_FAMILIES?.split(',')
 const ONLY_GENERATIONS = process.env.CACHES_GENERATIONS?.split(',') ?? GENERATIONS
 const VARIANT = fileURLToPath(new URL('./cache-variant.mjs', import.meta.url))
@@ -74,11 +80,11 @@ async function discover(generation, families) {
   return { hitsBy, all }
 }
 
-/** CPU µs a request, median of the rounds, for each setting, batches in rotating order. */
+/** CPU µs a request in each round, for each setting, batches in rotating order. */
 async function measureFamily(family, sides) {
   const runs = new Map(sides.map((side) => [side, []]))
   for (const side of sides) await side.ask('prepare', { family: family.name })
-  for (let round = -1; round < ROUNDS; round++) {
+  for (let round = -WARM_ROUNDS; round < ROUNDS; round++) {
     const start = ((round % sides.length) + sides.length) % sides.length
     const order = [...sides.slice(start), ...sides.slice(0, start)]
     for (const side of order) {
@@ -90,45 +96,48 @@ async function measureFamily(family, sides) {
       if (round >= 0) runs.get(side).push(result.cpu)
     }
   }
-  return new Map(sides.map((side) => [side, median(runs.get(side))]))
+  return runs
 }
 
 async function measureGeneration(generation) {
   const families = familiesFor(generation).filter((f) => !ONLY || ONLY.includes(f.name))
   log(`${generation}: which caches answer on each of ${families.length} families`)
   const { hitsBy, all } = await discover(generation, families)
-  const used = [...new Set(Object.values(hitsBy).flat())].sort()
-  const settings = [
-    ['every cache on', 'on'],
-    ['every cache on (a second process)', 'on'],
-    ['every cache off', 'off'],
-    ...used.map((name) => [name, `off:${name}`]),
-  ]
-  log(`${generation}: ${settings.length} processes`)
-  const children = []
-  for (const [label, setting] of settings) children.push(await variant(label, setting, generation))
-  const [on, again, off] = children
-  const byName = new Map(used.map((name, i) => [name, children[i + 3]]))
-  const out = { families: {}, unused: all.filter((name) => !used.includes(name)) }
+  const used = new Set(Object.values(hitsBy).flat())
+  const out = { families: {}, unused: all.filter((name) => !used.has(name)) }
   for (const family of families) {
-    const sides = [on, again, off, ...hitsBy[family.name].map((name) => byName.get(name))]
+    // Fresh processes for each family, all started alike: a process left idle while others
+    // ran would come back with its compiled code and young generation given up.
+    const names = hitsBy[family.name]
+    const settings = [
+      ['every cache on', 'on'],
+      ['every cache on (a second process)', 'on'],
+      ['every cache off', 'off'],
+      ...names.map((name) => [name, `off:${name}`]),
+    ]
+    const sides = await Promise.all(
+      settings.map(([label, setting]) => variant(label, setting, generation))
+    )
     const cpu = await measureFamily(family, sides)
-    const base = cpu.get(on)
-    const saving = (side) => +((cpu.get(side) - base) / base).toFixed(3)
+    for (const side of sides) await side.ask('close')
+    const [on, again, off] = sides
+    const base = median(cpu.get(on))
+    // Within a round the settings ran back to back, under the same neighbours: the ratio is
+    // taken round by round, and its median is the figure.
+    const saving = (side) =>
+      +(median(cpu.get(side).map((micros, round) => micros / cpu.get(on)[round])) - 1).toFixed(3)
+    const caches = Object.fromEntries(names.map((name, i) => [name, saving(sides[i + 3])]))
     out.families[family.name] = {
       label: family.label,
       cpuMicrosAllOn: +base.toFixed(1),
       noise: saving(again),
       allOff: saving(off),
-      caches: Object.fromEntries(
-        hitsBy[family.name].map((name) => [name, saving(byName.get(name))])
-      ),
+      caches,
     }
     log(
-      `  ${family.name}: ${base.toFixed(1)} µs with every cache on; all off ${pct(saving(off))}, second process ${pct(saving(again))}; ${hitsBy[family.name].map((name) => `${name} ${pct(saving(byName.get(name)))}`).join(', ')}`
+      `  ${family.name}: ${base.toFixed(1)} µs with every cache on; all off ${pct(saving(off))}, second process ${pct(saving(again))}; ${names.map((name) => `${name} ${pct(caches[name])}`).join(', ')}`
     )
   }
-  for (const child of children) await child.ask('close')
   return out
 }
 
