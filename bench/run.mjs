@@ -1,9 +1,9 @@
 // `npm run bench`: novu-mock against a bare Hono app serving the same bytes, pair by pair, for
 // every route family in both generations, plus start-up, memory under load, memory per stored
-// record, scale (pages at a million records, a trigger to a topic of 10,000 subscribers) and a
+// record, memory given back after a write load and a reset, scale (pages at a million records, a trigger to a topic of 10,000 subscribers) and a
 // long journal run. Prints one markdown table and writes .bench/results.json. Env: BENCH_ROUNDS,
 // BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_QUICK=1 (a few minutes), BENCH_ROUTES (names, comma
-// separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,budget,scale,environments,journal),
+// separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,budget,reset,scale,environments,journal),
 // BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where the JSON goes),
 // BENCH_CACHES=off (the route families with every cache off: `node bench/compare.mjs` of such a
 // run and one with caches on says what the caches save on each).
@@ -41,6 +41,8 @@ const JOURNAL_REQUESTS = Number(process.env.BENCH_JOURNAL_REQUESTS ?? (QUICK ? 3
 const ENVIRONMENTS = QUICK ? 200 : 1000
 const RECORDS = Number(process.env.BENCH_RECORDS ?? (QUICK ? 10_000 : 100_000))
 const SCALE_RECORDS = Number(process.env.BENCH_SCALE_RECORDS ?? (QUICK ? 100_000 : 1_000_000))
+/** Workflows created (and a quarter as many triggers) before the reset whose memory is measured. */
+const RESET_CREATES = Number(process.env.BENCH_RESET_CREATES ?? (QUICK ? 5_000 : 20_000))
 const TOPIC_SUBSCRIBERS = Number(process.env.BENCH_TOPIC_SUBSCRIBERS ?? (QUICK ? 2_000 : 10_000))
 const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',')
 const ONLY_GENERATIONS = process.env.BENCH_GENERATIONS?.split(',') ?? GENERATIONS
@@ -287,6 +289,11 @@ async function main() {
   for (const generation of ONLY_GENERATIONS) generations[generation] = await routePairs(generation)
   const records = SKIP.has('records') ? undefined : await recordMemory()
   const budget = SKIP.has('budget') ? undefined : await budgetAgainstHeap()
+  let reset
+  if (!SKIP.has('reset')) {
+    log(`memory after a reset: ${RESET_CREATES.toLocaleString('en')} creates and their triggers`)
+    reset = await child('reset-memory', [RESET_CREATES, '2026-08'])
+  }
   const environments = SKIP.has('environments') ? undefined : await manyEnvironments()
   const scale = SKIP.has('scale') ? undefined : await scaleRun()
   let journal
@@ -316,6 +323,7 @@ async function main() {
     startup,
     records,
     budget,
+    reset,
     scale: { environments, ...(scale ?? {}) },
     journal,
     runtimeSeconds: Math.round((performance.now() - t0) / 1000),
