@@ -7,7 +7,6 @@ import { ApiError } from '../errors.js'
 import { jsonHeapBytes, textBytes } from '../memory/estimate.js'
 import { NO_ACTION } from './message-document.js'
 import { RenderError } from './languages/handlebars.js'
-import { WeakCache } from '../cache.js'
 
 /**
  * What a trigger renders is counted as it is stored. The trigger's estimate (worker.ts) counts
@@ -19,18 +18,16 @@ import { WeakCache } from '../cache.js'
  * records why, as upstream's worker records a failed step.
  */
 
-/** The characters of a step's texts, which its messages hold rendered; by step, measured once. */
-const textsOfStep = new WeakCache<object, number>('text lengths by step')
+/**
+ * The characters of a step's texts, which its messages hold rendered. Counted on every use: a
+ * cache of it saved under 1% of a trigger (bench/caches.mjs, docs/benchmarks.md).
+ */
 export function stepTextBytes(step: object): number {
-  let bytes = textsOfStep.get(step)
-  if (bytes === undefined) {
-    const { content, subject, title } = ((step as Obj).template ?? {}) as Obj
-    bytes = 0
-    for (const text of [content, subject, title])
-      if (text !== undefined)
-        bytes += typeof text === 'string' ? text.length : JSON.stringify(text).length
-    textsOfStep.set(step, bytes)
-  }
+  const { content, subject, title } = ((step as Obj).template ?? {}) as Obj
+  let bytes = 0
+  for (const text of [content, subject, title])
+    if (text !== undefined)
+      bytes += typeof text === 'string' ? text.length : JSON.stringify(text).length
   return bytes
 }
 
