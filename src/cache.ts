@@ -51,7 +51,7 @@ export function setCachesEnabled(on: boolean) {
 }
 
 /** Turns off the caches so named (emptied) and every other back on: a measure of what each saves. */
-export function setCachesOff(names: Iterable<string>) {
+function setCachesOff(names: Iterable<string>) {
   offByName = new Set(names)
   for (const [name, cache] of registry) cache.turn(!offByName.has(name))
 }
