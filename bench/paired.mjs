@@ -18,10 +18,11 @@ import { routesFor } from './routes.mjs'
 
 const [before, after] = [process.argv[2], process.argv[3]].map((dir) => resolve(dir))
 const generation = process.argv[5] ?? '2026-08'
-const only = process.argv[4]?.split(',')
+const only = process.argv[4] ? process.argv[4].split(',') : undefined
 const routes = routesFor(generation).filter((route) => !only || only.includes(route.name))
 const BATCHES = Number(process.env.PAIRED_BATCHES ?? 30)
 const REQUESTS = Number(process.env.PAIRED_REQUESTS ?? 300)
+const WARM_UP = Math.max(REQUESTS, 3000)
 
 /** A bare Hono app answering every request with `bytes`, reading the body as the mock does. */
 function bareApp(bytes) {
@@ -63,7 +64,8 @@ for (const route of routes) {
       if (writes && round >= 0 && label !== 'bare')
         prepared[label] = await route.prepare?.(mocks[label].url, 1, generation)
       const side = label === 'bare' ? bare : mocks[label]
-      const result = await batch(side, route, prepared[label], REQUESTS)
+      // The first round warms up: a fresh process needs ~2,500 requests before V8 has compiled a route.
+      const result = await batch(side, route, prepared[label], round < 0 ? WARM_UP : REQUESTS)
       if (round >= 0) runs[label].push(result)
     }
   }
