@@ -154,7 +154,7 @@ async function topicTrigger(createMock, generation, size) {
 export async function scale({
   records = 1_000_000,
   small = 1_000,
-  subscribers = 10_000,
+  subscribers = 8_000,
   generation = '2026-08',
   dist = DIST,
 } = {}) {
