@@ -15,6 +15,13 @@ async function oneWorkflow(url, path, body) {
   return (await ok(url, 'POST', path, KEY, JSON.parse(body))).data._id
 }
 
+/** A fresh key holding ten topics, orders-0 to orders-9. */
+async function tenTopics(url) {
+  await reset(url, KEY)
+  for (let i = 0; i < 10; i++)
+    await ok(url, 'POST', '/v1/topics', KEY, { key: `orders-${i}`, name: `Orders ${i}` })
+}
+
 /** A /v2 workflow whose texts need Liquid itself (a filter, a tag), not plain {{names}}. */
 const LIQUID_WORKFLOW = JSON.stringify({
   name: 'Order shipped (Liquid)',
@@ -82,12 +89,47 @@ export const EXTRA_WORKLOADS = [
     name: 'get-v1-topic',
     label: 'GET /v1/topics/:key (one of 10 topics stored)',
     bare: { method: 'GET' },
-    async prepare(url) {
-      await reset(url, KEY)
-      for (let i = 0; i < 10; i++)
-        await ok(url, 'POST', '/v1/topics', KEY, { key: `orders-${i}`, name: `Orders ${i}` })
-    },
+    prepare: tenTopics,
     options: get('/v1/topics/orders-3'),
+  },
+  {
+    // The HTTP bench toggles 50 workflows made from one body (all but the first kept as frames);
+    // a family in process makes one, kept as objects: `workflow own renders` needs this one.
+    name: 'put-v1-status-frame',
+    label: 'PUT /v1/workflows/:id/status of a workflow kept as a frame (its body sent three times)',
+    bare: { method: 'PUT' },
+    async prepare(url) {
+      await oneWorkflow(url, '/v1/workflows', WORKFLOW_BODY)
+      await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))
+      return (await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))).data._id
+    },
+    options: (id) => ({
+      requests: ['{"active":true}', '{"active":false}'].map((body) => ({
+        method: 'PUT',
+        path: `/v1/workflows/${id}/status`,
+        headers: headersFor(KEY, true),
+        body,
+      })),
+    }),
+  },
+  {
+    // A write changes the list's version, so `list answers` misses on the page after it: the
+    // nine topics left as they were are what `topic JSON` serves.
+    name: 'get-v1-topics-after-rename',
+    label: 'GET /v1/topics (10 stored) after each rename of one of them',
+    bare: { method: 'PATCH' },
+    prepare: tenTopics,
+    options: () => ({
+      requests: ['Orders (EU)', 'Orders (US)'].flatMap((name) => [
+        {
+          method: 'PATCH',
+          path: '/v1/topics/orders-3',
+          headers: headersFor(KEY, true),
+          body: JSON.stringify({ name }),
+        },
+        get(TOPICS_PATH)(),
+      ]),
+    }),
   },
   {
     name: 'dashboard-asset',
