@@ -52,11 +52,11 @@ export function startServer(config, { nodeArgs = [], env = {} } = {}) {
     })
   })
 
-  function ask(type) {
+  function ask(type, extra) {
     const id = nextId++
     return new Promise((resolve) => {
       waiting.set(id, resolve)
-      child.send({ type, id })
+      child.send({ ...extra, type, id })
     })
   }
 
@@ -67,6 +67,9 @@ export function startServer(config, { nodeArgs = [], env = {} } = {}) {
       mem: () => ask('mem'),
       gc: () => ask('gc'),
       resetPeak: () => ask('reset-peak'),
+      /** Heap spaces, code statistics and resident memory by mapping (bench/rss-where.mjs). */
+      detail: () => ask('detail'),
+      snapshot: (path) => ask('snapshot', { path }),
       /** Ends the server and waits for its exit (a --cpu-prof file is written then). */
       close: () =>
         new Promise((resolve) => {

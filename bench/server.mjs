@@ -2,7 +2,7 @@
 // `node bench/server.mjs '<json>'` with { kind: 'mock', dist, options } or { kind: 'bare', routes };
 // it answers the parent over IPC: ready (with the URL), mem (memory and CPU time), reset-peak, gc.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { getHeapSpaceStatistics } from 'node:v8'
+import { getHeapCodeStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8'
 import { pathToFileURL } from 'node:url'
 import { Hono } from 'hono'
 import { serve } from '@hono/node-server'
@@ -81,6 +81,14 @@ process.on('message', async (message) => {
     globalThis.gc?.()
   }
   if (message.type === 'reset-peak') resetPeak()
+  if (message.type === 'detail') {
+    process.send({ id: message.id, ...detail() })
+    return
+  }
+  if (message.type === 'snapshot') {
+    process.send({ id: message.id, path: writeHeapSnapshot(message.path) })
+    return
+  }
   if (message.type === 'close') {
     await server.close()
     process.exit(0)
@@ -104,6 +112,40 @@ process.on('message', async (message) => {
     cpuMicros,
   })
 })
+/** Resident memory by kind of mapping (/proc/self/smaps), in kB: where RSS is beyond the heap. */
+function residentByMapping() {
+  const out = {}
+  let name = ''
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (head) {
+      const path = head[2]
+      name = path ? path.replace(/.*\//, '') : head[1].includes('x') ? 'anon exec' : 'anon'
+      continue
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line)
+    if (rss) out[name] = (out[name] ?? 0) + Number(rss[1])
+  }
+  // The last match would keep the whole text alive (RegExp.lastMatch): measured, not measuring.
+  ;/^/.exec('')
+  return out
+}
+
+function detail() {
+  const spaces = Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [
+      s.space_name,
+      { size: s.space_size, used: s.space_used_size, physical: s.physical_space_size },
+    ])
+  )
+  return {
+    memory: process.memoryUsage(),
+    spaces,
+    code: getHeapCodeStatistics(),
+    smaps: residentByMapping(),
+  }
+}
+
 // The bench that started us has gone (crashed, or ^C): go too, rather than linger on the core.
 process.on('disconnect', () => process.exit(0))
 process.send({ type: 'ready', url: server.url })
