@@ -5,6 +5,7 @@
 import { build } from 'esbuild'
 import { cpSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { oneByteSources } from './one-byte-sources.mjs'
 
 /**
  * zod re-exports every locale (`z.locales`, 400 kB of the bundle, a fifth of its compile time);
@@ -64,6 +65,8 @@ await build({
   entryPoints: { index: 'dist/index.js' },
   allowOverwrite: true,
 })
+
+await oneByteSources('dist')
 
 // The dashboard's script and style sheet are served as files: tsc leaves them out of dist/.
 cpSync('src/admin/ui/assets', 'dist/admin/ui/assets', { recursive: true })
