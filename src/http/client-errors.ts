@@ -80,8 +80,22 @@ export function hardenServer(server: Server, now: () => Date, generation: () => 
     socket.setTimeout(KEEP_ALIVE_TIMEOUT_MS, () => socket.destroy())
   }
 
+  /**
+   * A response leaves its queue once sent: kept until its connection's next request, the last
+   * response of each keep-alive connection (its request, their headers) outlived the young
+   * generation, which a busy mock then grew to its largest. An answer given before its request
+   * was read in full stays, for `refuse` to find.
+   */
+  function sent(this: ServerResponse) {
+    if (!this.req.complete) return
+    const queue = owed.get(this.req.socket)
+    const at = queue === undefined ? -1 : queue.indexOf(this)
+    if (at >= 0) queue?.splice(at, 1)
+  }
+
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     retarget(req)
+    res.on('close', sent)
     const queue = owed.get(req.socket)
     if (queue === undefined) owed.set(req.socket, [res])
     else {
