@@ -1,7 +1,9 @@
 // Where the mock's resident memory goes, beside the bare app, set up as `npm run bench` sets up
 // its route pairs (issue 24): every route family answered once, then idle figures, then the
-// peak under GET /v1/topics load. `node bench/rss-where.mjs [dist] [--snapshot=<dir>]`;
-// RSS_NODE_ARGS passes node flags to the mock (space separated).
+// peak under GET /v1/topics load. `node bench/rss-where.mjs [dist] [--snapshot=<dir>]` (snapshots
+// at idle and under load); RSS_ROUTE another route, RSS_NODE_ARGS and BARE_NODE_ARGS node flags
+// (e.g. --trace-gc-nvp, --max-semi-space-size=8), RSS_MOCK_OPTIONS more startMock() options
+// (JSON), RSS_MARKERS=1 a line before each capture (to read beside a GC trace).
 import { resolve } from 'node:path'
 import { DIST, load, MB, startServer } from './harness.mjs'
 import { captureRoute, routesFor } from './routes.mjs'
@@ -10,6 +12,7 @@ import { addInactiveRules } from './workloads.mjs'
 const GENERATION = '2026-08'
 const dist = process.argv[2] && !process.argv[2].startsWith('--') ? resolve(process.argv[2]) : DIST
 const snapshotDir = process.argv.find((a) => a.startsWith('--snapshot='))?.slice(11)
+const ROUTE = process.env.RSS_ROUTE ?? 'get-v1-topics'
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const nodeArgs = process.env.RSS_NODE_ARGS?.split(' ').filter(Boolean) ?? []
@@ -63,9 +66,9 @@ try {
     }
     await mock.resetPeak()
     await bare.resetPeak()
-    const request = routesFor(GENERATION)
-      .find((r) => r.name === 'get-v1-topics')
-      .options()
+    // RSS_ROUTE: another route of bench/routes.mjs under load (one whose set-up needs no ids).
+    const route = routesFor(GENERATION).find((r) => r.name === ROUTE)
+    const request = route.options(await route.prepare?.(mock.url, 50, GENERATION))
     if (snapshotDir) {
       // What a request holds while it is in flight is what survives the young generation.
       const running = load(mock.url, { seconds: SECONDS, connections: 50, ...request })
@@ -96,7 +99,7 @@ try {
     summarise('mock after load', await mock.detail())
     summarise('bare after load', await bare.detail())
     console.log(
-      `peak RSS under GET /v1/topics: mock ${mb(m.peakRss)}, bare ${mb(b.peakRss)}, ${(m.peakRss / b.peakRss).toFixed(2)} ×`
+      `peak RSS under ${ROUTE}: mock ${mb(m.peakRss)}, bare ${mb(b.peakRss)}, ${(m.peakRss / b.peakRss).toFixed(2)} ×`
     )
   } finally {
     await bare.close()
