@@ -29,7 +29,9 @@ const shared = {
   platform: 'node',
   // CommonJS, one file each: src/code-cache.ts runs it with vm.Script, which takes scripts alone,
   // to give V8 the bytecode an earlier start compiled (what import() reached is in it, compiled
-  // when first called).
+  // when first called). ASCII, so that the launcher reads it as latin1, 5 ms less than UTF-8,
+  // and V8 keeps it as a one-byte string, half the memory.
+  charset: 'ascii',
   format: 'cjs',
   target: 'node20',
   // Loaded on demand (createRequire): they stay in node_modules.
@@ -47,7 +49,9 @@ const shared = {
   // The modules that find files beside them (scenarios, fixtures, createRequire) read their URL.
   define: { 'import.meta.url': '__novuModuleUrl' },
   // Strict as the ES modules it comes from: the directive must come first.
-  banner: { js: '"use strict"; var __novuModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: '"use strict"; var __novuModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
   logLevel: 'warning',
@@ -59,14 +63,19 @@ await build({ ...shared, entryPoints: { 'novu-mock': 'dist/cli.js' } })
 await build({ ...shared, entryPoints: { index: 'dist/index.js' } })
 
 // A script cannot start with a hashbang (the launcher wraps it in a function): a blank line
-// instead keeps the lines of stack traces.
+// instead keeps the lines of stack traces. esbuild leaves non-ASCII text in comments and tagged
+// templates (their raw text is the tag's to read); the dashboard's tag, hono's html, reads the
+// cooked text, the same for an escape.
+const escape = (char) => `\\u{${char.codePointAt(0).toString(16)}}`
 for (const bundle of ['dist/novu-mock.cjs', 'dist/index.cjs']) {
-  writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^#![^\n]*/, ''))
+  const text = readFileSync(bundle, 'utf8').replace(/^#![^\n]*/, '')
+  writeFileSync(bundle, text.replace(/[^\0-\x7f]/gu, escape), 'latin1')
 }
 
 // The launchers: the CLI, and the package's entry, which exports what the bundle exports
 // (its types stay tsc's, dist/index.d.ts, from the same source).
-const header = '// Written by scripts/bundle.mjs: runs the bundle beside it through V8\'s code cache.\n'
+const header =
+  "// Written by scripts/bundle.mjs: runs the bundle beside it through V8's code cache.\n"
 writeFileSync(
   'dist/novu-mock.mjs',
   `#!/usr/bin/env node\n${header}import { runCached } from './code-cache.js'\nrunCached('novu-mock.cjs')\n`,

@@ -111,7 +111,7 @@ function writeWhenWarm(write: () => void): void {
 }
 
 /**
- * Runs `dist/<bundle>` (CommonJS) as Node would require it, through
+ * Runs `dist/<bundle>` (CommonJS, ASCII: scripts/bundle.mjs) as Node would require it, through
  * the code cache when one can be used, and returns its exports.
  */
 export function runCached(bundle: string): Record<string, unknown> {
@@ -122,11 +122,16 @@ export function runCached(bundle: string): Record<string, unknown> {
   const prefix = `${bundle}-`
   const key = sha256(`${process.version} ${process.arch} `)
   const file = folder
-    ? join(folder, `${prefix}${sha256(Buffer.concat([key, bytes])).toString('hex').slice(0, 32)}.bin`)
+    ? join(
+        folder,
+        `${prefix}${sha256(Buffer.concat([key, bytes]))
+          .toString('hex')
+          .slice(0, 32)}.bin`
+      )
     : undefined
   const cachedData = file ? readTrusted(file) : undefined
   // The wrapper stays on the bundle's first line: stack traces keep its lines.
-  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`
+  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('latin1')}\n})`
   const script = new Script(source, {
     filename,
     cachedData,
