@@ -57,7 +57,7 @@ USER node
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/__admin/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
-# Node is PID 1 (no shell, no init): the CLI (dist/novu-mock.mjs, bundled, its lazy parts in dist/chunks/) handles SIGTERM itself, finishes in-flight
+# Node is PID 1 (no shell, no init): the CLI (dist/novu-mock.mjs, running the bundle dist/novu-mock.cjs) handles SIGTERM itself, finishes in-flight
 # requests and exits 0.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/novu-mock.mjs"]

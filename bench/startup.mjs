@@ -46,13 +46,16 @@ function cpuMs(pid) {
   }
 }
 
-async function startOnce(dist, bare = false) {
-  const [command, args] = pinned(SERVER_CORE, [
-    process.execPath,
-    ...(bare ? [BARE] : [join(dist, 'novu-mock.mjs'), '--port', '0']),
-  ])
+const startOnce = (dist, bare = false) => startScript(bare ? BARE : join(dist, 'novu-mock.mjs'))
+
+/** One start of `script` (a CLI, or the bare app, which ignores the flags) with `env` added. */
+export async function startScript(script, env = {}) {
+  const [command, args] = pinned(SERVER_CORE, [process.execPath, script, '--port', '0'])
   const t0 = performance.now()
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  })
   try {
     const url = await new Promise((resolve, reject) => {
       let out = ''
