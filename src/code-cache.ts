@@ -78,8 +78,17 @@ function readTrusted(file: string): Buffer | undefined {
   }
 }
 
-/** Atomically (a file of its own, renamed over the old), and drops the caches of other builds. */
-function writeCache(folder: string, file: string, prefix: string, script: Script): void {
+/**
+ * Atomically (a file of its own, renamed over the old), and drops the caches of other builds of
+ * this bundle (those of this build under other Node flags stay: each start would refuse the other's).
+ */
+function writeCache(
+  folder: string,
+  file: string,
+  bundle: string,
+  build: string,
+  script: Script
+): void {
   try {
     const payload = script.createCachedData()
     mkdirSync(folder, { recursive: true, mode: 0o755 })
@@ -87,7 +96,7 @@ function writeCache(folder: string, file: string, prefix: string, script: Script
     writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644 })
     renameSync(temporary, file)
     for (const name of readdirSync(folder))
-      if (name.startsWith(prefix) && name.endsWith('.bin') && join(folder, name) !== file)
+      if (name.startsWith(`${bundle}-`) && !name.startsWith(build) && name.endsWith('.bin'))
         unlinkSync(join(folder, name))
   } catch {
     // A read-only install or a full disk: the next start compiles, as this one did.
@@ -119,16 +128,12 @@ export function runCached(bundle: string): Record<string, unknown> {
   const filename = join(dist, bundle)
   const bytes = readFileSync(filename)
   const folder = cacheFolder(dist)
-  const prefix = `${bundle}-`
-  const key = sha256(`${process.version} ${process.arch} `)
-  const file = folder
-    ? join(
-        folder,
-        `${prefix}${sha256(Buffer.concat([key, bytes]))
-          .toString('hex')
-          .slice(0, 32)}.bin`
-      )
-    : undefined
+  const hex = (data: Buffer | string) => sha256(data).toString('hex').slice(0, 16)
+  // V8 checks the source's length alone: the bundle's own hash names its cache. Node's version
+  // and flags change the bytecode V8 takes.
+  const build = `${bundle}-${hex(bytes)}-`
+  const runtime = `${process.version} ${process.arch} ${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
+  const file = folder ? join(folder, `${build}${hex(runtime)}.bin`) : undefined
   const cachedData = file ? readTrusted(file) : undefined
   // The wrapper stays on the bundle's first line: stack traces keep its lines.
   const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('latin1')}\n})`
@@ -138,7 +143,7 @@ export function runCached(bundle: string): Record<string, unknown> {
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   })
   if (folder && file && (!cachedData || script.cachedDataRejected))
-    writeWhenWarm(() => writeCache(folder, file, prefix, script))
+    writeWhenWarm(() => writeCache(folder, file, bundle, build, script))
   const module = { exports: {} as Record<string, unknown> }
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
   wrapper(module.exports, createRequire(filename), module, filename, dist)
