@@ -63,9 +63,11 @@ function readTrusted(file: string): Buffer | undefined {
   }
   try {
     const stat = fstatSync(fd)
+    if (!stat.isFile()) return undefined
+    // POSIX only: Windows reports every writable file as 0o666 and no owner.
     const uid = process.getuid?.()
-    if (!stat.isFile() || (stat.mode & 0o022) !== 0) return undefined
-    if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) return undefined
+    if (uid !== undefined && ((stat.mode & 0o022) !== 0 || (stat.uid !== uid && stat.uid !== 0)))
+      return undefined
     const data = readFileSync(fd)
     const payload = data.subarray(CHECKSUM_BYTES)
     return payload.length > 0 && sha256(payload).equals(data.subarray(0, CHECKSUM_BYTES))
@@ -90,8 +92,9 @@ function writeCache(
   script: Script
 ): void {
   try {
-    const payload = script.createCachedData()
+    // First: a folder this user cannot make (an image's, root's) costs no serialising.
     mkdirSync(folder, { recursive: true, mode: 0o755 })
+    const payload = script.createCachedData()
     const temporary = `${file}.${process.pid}.tmp`
     writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644 })
     renameSync(temporary, file)
