@@ -39,6 +39,16 @@ COPY LICENSE ./
 COPY scenarios ./scenarios
 COPY fixtures ./fixtures
 COPY --from=build /app/dist ./dist
+# V8's code cache of the CLI (README "CLI options"), written by one start and its first answer,
+# as root: the image's user node reads it (root's files are trusted) and cannot change it. Node
+# and its flags are the ones the container runs with; each start then compiles a fifth less.
+RUN node dist/novu-mock.mjs --port 4999 --log-level silent & pid=$!; ok=1; \
+    for i in $(seq 150); do \
+      if node -e "fetch('http://127.0.0.1:4999/v1/topics',{headers:{Authorization:'ApiKey image-build'}}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; \
+      then ok=0; break; fi; sleep 0.2; \
+    done; \
+    kill -TERM $pid; wait $pid; \
+    test $ok = 0 && ls node_modules/.cache/novu-mock/novu-mock.cjs-*.bin
 
 # Configured through the environment (the CLI reads PORT, HOST, SEED, SCENARIO, SCENARIOS_DIR).
 # HOST must be 0.0.0.0 in a container: the CLI's default, 127.0.0.1, is unreachable from outside.

@@ -91,18 +91,24 @@ function writeCache(
   build: string,
   script: Script
 ): void {
+  const temporary = `${file}.${process.pid}.tmp`
   try {
     // First: a folder this user cannot make (an image's, root's) costs no serialising.
     mkdirSync(folder, { recursive: true, mode: 0o755 })
     const payload = script.createCachedData()
-    const temporary = `${file}.${process.pid}.tmp`
-    writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644 })
+    // A new file only (wx): never through a link someone left under that name.
+    writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644, flag: 'wx' })
     renameSync(temporary, file)
     for (const name of readdirSync(folder))
       if (name.startsWith(`${bundle}-`) && !name.startsWith(build) && name.endsWith('.bin'))
         unlinkSync(join(folder, name))
   } catch {
     // A read-only install or a full disk: the next start compiles, as this one did.
+    try {
+      unlinkSync(temporary)
+    } catch {
+      // Never made, or not this process's to remove.
+    }
   }
 }
 
