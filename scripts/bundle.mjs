@@ -6,7 +6,7 @@ import { build } from 'esbuild'
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { oneByteSources } from './one-byte-sources.mjs'
+import { escapeChar, oneByteSources } from './one-byte-sources.mjs'
 
 /**
  * zod re-exports every locale (`z.locales`, 400 kB of the bundle, a fifth of its compile time);
@@ -63,13 +63,15 @@ await build({ ...shared, entryPoints: { 'novu-mock': 'dist/cli.js' } })
 await build({ ...shared, entryPoints: { index: 'dist/index.js' } })
 
 // A script cannot start with a hashbang (the launcher wraps it in a function): a blank line
-// instead keeps the lines of stack traces. esbuild leaves non-ASCII text in comments and tagged
-// templates (their raw text is the tag's to read); the dashboard's tag, hono's html, reads the
-// cooked text, the same for an escape.
-const escape = (char) => `\\u{${char.codePointAt(0).toString(16)}}`
+// instead keeps the lines of stack traces.
+for (const bundle of ['dist/novu-mock.cjs', 'dist/index.cjs'])
+  writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^#![^\n]*/, ''))
+await oneByteSources('dist')
+// What is left past ASCII is in tagged templates' text (their raw text is the tag's to read):
+// the dashboard's tag, hono's html, reads the cooked text, the same for an escape.
 for (const bundle of ['dist/novu-mock.cjs', 'dist/index.cjs']) {
-  const text = readFileSync(bundle, 'utf8').replace(/^#![^\n]*/, '')
-  writeFileSync(bundle, text.replace(/[^\0-\x7f]/gu, escape), 'latin1')
+  const text = readFileSync(bundle, 'utf8')
+  writeFileSync(bundle, text.replace(/[^\0-\x7f]/gu, escapeChar), 'latin1')
 }
 
 // The launchers: the CLI, and the package's entry, which exports what the bundle exports
@@ -87,8 +89,6 @@ writeFileSync(
   `${header}import { runCached } from './code-cache.js'\nconst library = runCached('index.cjs')\n` +
     names.map((name) => `export const ${name} = library.${name}\n`).join('')
 )
-
-await oneByteSources('dist')
 
 // The dashboard's script and style sheet are served as files: tsc leaves them out of dist/.
 cpSync('src/admin/ui/assets', 'dist/admin/ui/assets', { recursive: true })
