@@ -8,6 +8,7 @@ import { resolveFor } from '../generations/generation.js'
 import { BoundedCache, identityOf, partOf, textBytes } from '../cache.js'
 import { textMemo } from './text-memo.js'
 import { deepFreeze } from '../objects.js'
+import { unwrapLazy } from '../lazy-schema.js'
 import type { AnyRoute, RouteInput } from './route.js'
 
 /** Query values as upstream's parser sees them: a repeated name becomes an array. */
@@ -98,7 +99,8 @@ export function withBodyFields<S extends z.ZodType>(schema: S, fields: Iterable<
 }
 
 /** Whether a body field is known to the schema; undefined when it keeps unknown fields. */
-function knownFields(schema: z.ZodType): ((name: string) => boolean) | undefined {
+function knownFields(lazy: z.ZodType): ((name: string) => boolean) | undefined {
+  const schema = unwrapLazy(lazy)
   const declared = declaredFields.get(schema)
   if (declared) return (name) => declared.has(name)
   const def = (schema as { _zod: { def: { type: string; catchall?: unknown; shape?: object } } })

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { InternalError } from '../../errors.js'
 import { withBodyFields } from '../../http/route-input.js'
+import { lazySchema, once } from '../../lazy-schema.js'
 import { pipeMessages, validateObject, type ClassRules } from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
 import {
@@ -92,164 +93,183 @@ const commonsDoc = {
   preferences: preferencesDoc,
 }
 
-export const CreateWorkflowV2BodySchema = dtoSchema(
-  CREATE_WORKFLOW_DTO,
-  {
-    type: 'object',
-    required: ['name', 'workflowId', 'steps'],
-    properties: {
-      workflowId: {
-        type: 'string',
-        pattern: SLUG_PATTERN,
-        description: 'kept as sent; when taken, suffixed with `-` and 8 characters',
+export const CreateWorkflowV2BodySchema = lazySchema(() =>
+  dtoSchema(
+    CREATE_WORKFLOW_DTO,
+    {
+      type: 'object',
+      required: ['name', 'workflowId', 'steps'],
+      properties: {
+        workflowId: {
+          type: 'string',
+          pattern: SLUG_PATTERN,
+          description: 'kept as sent; when taken, suffixed with `-` and 8 characters',
+        },
+        steps: { type: 'array', maxItems: 20, items: stepDoc },
+        __source: { type: 'string', enum: [...CREATION_SOURCES] },
+        ...commonsDoc,
       },
-      steps: { type: 'array', maxItems: 20, items: stepDoc },
-      __source: { type: 'string', enum: [...CREATION_SOURCES] },
-      ...commonsDoc,
     },
-  },
-  withSteps
+    withSteps
+  )
 )
 
-export const UpdateWorkflowV2BodySchema = dtoSchema(
-  UPDATE_WORKFLOW_DTO,
-  {
-    type: 'object',
-    required: ['name', 'steps'],
-    properties: {
-      steps: { type: 'array', maxItems: 20, items: stepDoc },
-      origin: { type: 'string', enum: [...ORIGINS], description: 'ignored' },
-      workflowId: { type: 'string', description: 'ignored' },
-      ...commonsDoc,
+export const UpdateWorkflowV2BodySchema = lazySchema(() =>
+  dtoSchema(
+    UPDATE_WORKFLOW_DTO,
+    {
+      type: 'object',
+      required: ['name', 'steps'],
+      properties: {
+        steps: { type: 'array', maxItems: 20, items: stepDoc },
+        origin: { type: 'string', enum: [...ORIGINS], description: 'ignored' },
+        workflowId: { type: 'string', description: 'ignored' },
+        ...commonsDoc,
+      },
     },
-  },
-  withSteps
+    withSteps
+  )
 )
 
-export const PatchWorkflowV2BodySchema = dtoSchema(PATCH_WORKFLOW_DTO, {
-  type: 'object',
-  properties: {
-    active: { type: 'boolean' },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    tags: { type: 'array', items: { type: 'string' } },
-    payloadSchema: { type: 'object', additionalProperties: true },
-    validatePayload: { type: 'boolean' },
-    isTranslationEnabled: {
-      type: 'boolean',
-      description: 'accepted; changes nothing outside Cloud',
-    },
-  },
-})
-
-export const ListWorkflowsV2QuerySchema = dtoSchema(
-  LIST_WORKFLOWS_QUERY_DTO,
-  {
+export const PatchWorkflowV2BodySchema = lazySchema(() =>
+  dtoSchema(PATCH_WORKFLOW_DTO, {
     type: 'object',
     properties: {
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
-      offset: { type: 'integer', minimum: 0, default: 0 },
-      orderDirection: { type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' },
-      orderBy: { type: 'string', enum: [...LIST_ORDER_FIELDS], default: 'createdAt' },
-      query: { type: 'string', description: 'case-insensitive match on name or workflowId' },
-      tags: { type: 'array', items: { type: 'string' }, description: 'any of them' },
-      status: { type: 'array', items: { type: 'string', enum: [...WORKFLOW_STATUSES] } },
+      active: { type: 'boolean' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+      payloadSchema: { type: 'object', additionalProperties: true },
+      validatePayload: { type: 'boolean' },
+      isTranslationEnabled: {
+        type: 'boolean',
+        description: 'accepted; changes nothing outside Cloud',
+      },
     },
-  },
-  transformListQuery
+  })
 )
 
-export const WorkflowV2ParamsSchema = z.object({
-  workflowId: z.string().meta({ description: "the workflow's `_id`, `workflowId` or `slug`" }),
-})
+export const ListWorkflowsV2QuerySchema = lazySchema(() =>
+  dtoSchema(
+    LIST_WORKFLOWS_QUERY_DTO,
+    {
+      type: 'object',
+      properties: {
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+        offset: { type: 'integer', minimum: 0, default: 0 },
+        orderDirection: { type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' },
+        orderBy: { type: 'string', enum: [...LIST_ORDER_FIELDS], default: 'createdAt' },
+        query: { type: 'string', description: 'case-insensitive match on name or workflowId' },
+        tags: { type: 'array', items: { type: 'string' }, description: 'any of them' },
+        status: { type: 'array', items: { type: 'string', enum: [...WORKFLOW_STATUSES] } },
+      },
+    },
+    transformListQuery
+  )
+)
 
-export const GetWorkflowV2QuerySchema = z.looseObject({
-  environmentId: z
-    .unknown()
-    .optional()
-    .meta({ type: 'string', description: "API keys: only the key's own environment" }),
-})
+export const WorkflowV2ParamsSchema = lazySchema(() =>
+  z.object({
+    workflowId: z.string().meta({ description: "the workflow's `_id`, `workflowId` or `slug`" }),
+  })
+)
 
-const IssueSchema = z.looseObject({
-  message: z.string(),
-  issueType: z.string(),
-  variableName: z.string().optional(),
-})
+export const GetWorkflowV2QuerySchema = lazySchema(() =>
+  z.looseObject({
+    environmentId: z
+      .unknown()
+      .optional()
+      .meta({ type: 'string', description: "API keys: only the key's own environment" }),
+  })
+)
 
-const StepResponseSchema = z.looseObject({
-  _id: z.string(),
-  stepId: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  type: z.string(),
-  origin: z.enum(ORIGINS),
-  workflowId: z.string(),
-  workflowDatabaseId: z.string(),
-  controls: z.looseObject({
-    values: z.record(z.string(), z.unknown()),
-    dataSchema: z.record(z.string(), z.unknown()).optional(),
-    uiSchema: z.record(z.string(), z.unknown()).optional(),
-  }),
-  controlValues: z.record(z.string(), z.unknown()),
-  variables: z.record(z.string(), z.unknown()),
-  issues: z
-    .object({
-      controls: z.record(z.string(), z.array(IssueSchema)).optional(),
-      integration: z.record(z.string(), z.array(IssueSchema)).optional(),
-    })
-    .optional(),
-})
+/** The response schemas, for the OpenAPI document only: built when it is first asked for. */
+const responseSchemas = once(() => {
+  const IssueSchema = z.looseObject({
+    message: z.string(),
+    issueType: z.string(),
+    variableName: z.string().optional(),
+  })
 
-const PreferencesSchema = z.looseObject({
-  all: z.looseObject({ enabled: z.boolean(), readOnly: z.boolean() }),
-  channels: z.record(z.string(), z.looseObject({ enabled: z.boolean() })),
-})
-
-const WorkflowV2Schema = z
-  .looseObject({
+  const StepResponseSchema = z.looseObject({
     _id: z.string(),
-    workflowId: z.string(),
+    stepId: z.string(),
     slug: z.string(),
     name: z.string(),
-    description: z.string().optional(),
-    tags: z.array(z.string()),
-    active: z.boolean(),
-    status: z.enum(WORKFLOW_STATUSES),
+    type: z.string(),
     origin: z.enum(ORIGINS),
-    severity: z.enum(SEVERITIES),
-    preferences: z.object({ user: PreferencesSchema.nullable(), default: PreferencesSchema }),
-    steps: z.array(StepResponseSchema),
-    payloadSchema: z.record(z.string(), z.unknown()).nullable().optional(),
-    payloadExample: z.unknown().optional(),
-    validatePayload: z.boolean(),
-    isTranslationEnabled: z.boolean(),
-    lastTriggeredAt: z.string().nullable().optional(),
-    lastPublishedAt: z.string().nullable().optional(),
-    agent: z.unknown().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'WorkflowV2' })
-
-export const WorkflowV2EnvelopeSchema = z.object({ data: WorkflowV2Schema })
-
-export const WorkflowV2ListSchema = z.object({
-  data: z.object({
-    workflows: z.array(
-      z.looseObject({
-        _id: z.string(),
-        workflowId: z.string(),
-        slug: z.string(),
-        name: z.string(),
-        origin: z.enum(ORIGINS),
-        tags: z.array(z.string()),
-        status: z.enum(WORKFLOW_STATUSES),
-        stepTypeOverviews: z.array(z.string()),
-        steps: z.array(z.looseObject({ slug: z.string(), type: z.string() })),
-        createdAt: z.string(),
-        updatedAt: z.string(),
+    workflowId: z.string(),
+    workflowDatabaseId: z.string(),
+    controls: z.looseObject({
+      values: z.record(z.string(), z.unknown()),
+      dataSchema: z.record(z.string(), z.unknown()).optional(),
+      uiSchema: z.record(z.string(), z.unknown()).optional(),
+    }),
+    controlValues: z.record(z.string(), z.unknown()),
+    variables: z.record(z.string(), z.unknown()),
+    issues: z
+      .object({
+        controls: z.record(z.string(), z.array(IssueSchema)).optional(),
+        integration: z.record(z.string(), z.array(IssueSchema)).optional(),
       })
-    ),
-    totalCount: z.number(),
-  }),
+      .optional(),
+  })
+
+  const PreferencesSchema = z.looseObject({
+    all: z.looseObject({ enabled: z.boolean(), readOnly: z.boolean() }),
+    channels: z.record(z.string(), z.looseObject({ enabled: z.boolean() })),
+  })
+
+  const WorkflowV2Schema = z
+    .looseObject({
+      _id: z.string(),
+      workflowId: z.string(),
+      slug: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      tags: z.array(z.string()),
+      active: z.boolean(),
+      status: z.enum(WORKFLOW_STATUSES),
+      origin: z.enum(ORIGINS),
+      severity: z.enum(SEVERITIES),
+      preferences: z.object({ user: PreferencesSchema.nullable(), default: PreferencesSchema }),
+      steps: z.array(StepResponseSchema),
+      payloadSchema: z.record(z.string(), z.unknown()).nullable().optional(),
+      payloadExample: z.unknown().optional(),
+      validatePayload: z.boolean(),
+      isTranslationEnabled: z.boolean(),
+      lastTriggeredAt: z.string().nullable().optional(),
+      lastPublishedAt: z.string().nullable().optional(),
+      agent: z.unknown().nullable(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .meta({ id: 'WorkflowV2' })
+
+  const WorkflowV2EnvelopeSchema = z.object({ data: WorkflowV2Schema })
+
+  const WorkflowV2ListSchema = z.object({
+    data: z.object({
+      workflows: z.array(
+        z.looseObject({
+          _id: z.string(),
+          workflowId: z.string(),
+          slug: z.string(),
+          name: z.string(),
+          origin: z.enum(ORIGINS),
+          tags: z.array(z.string()),
+          status: z.enum(WORKFLOW_STATUSES),
+          stepTypeOverviews: z.array(z.string()),
+          steps: z.array(z.looseObject({ slug: z.string(), type: z.string() })),
+          createdAt: z.string(),
+          updatedAt: z.string(),
+        })
+      ),
+      totalCount: z.number(),
+    }),
+  })
+  return { WorkflowV2EnvelopeSchema, WorkflowV2ListSchema }
 })
+
+export const WorkflowV2EnvelopeSchema = lazySchema(() => responseSchemas().WorkflowV2EnvelopeSchema)
+export const WorkflowV2ListSchema = lazySchema(() => responseSchemas().WorkflowV2ListSchema)
