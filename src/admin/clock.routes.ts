@@ -9,6 +9,7 @@ import type { Environment } from '../tenancy/environment.js'
 import { isMovable } from '../tenancy/clock.js'
 import { environmentFor } from './state.routes.js'
 import { OptionalApiKeyQuerySchema } from './admin.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
 
@@ -34,33 +35,37 @@ export function parseDuration(value: number | string): number | undefined {
 /** Ten years: far past any delay or digest window, short of Date's range. */
 const MAX_MOVE_MS = 10 * 365 * 86_400_000
 
-export const ClockBodySchema = z
-  .strictObject({
-    advance: z
-      .union([z.number().min(0), z.string().min(1).max(64)])
-      .optional()
-      .meta({ description: 'ms, or a duration such as "90s", "15m", "1h30m", "2d"' }),
-    to: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: 'an ISO time to move to (not before the current time)' }),
-  })
-  .refine((b) => (b.advance === undefined) !== (b.to === undefined), {
-    message: 'give either "advance" or "to", not both',
-  })
+export const ClockBodySchema = lazySchema(() =>
+  z
+    .strictObject({
+      advance: z
+        .union([z.number().min(0), z.string().min(1).max(64)])
+        .optional()
+        .meta({ description: 'ms, or a duration such as "90s", "15m", "1h30m", "2d"' }),
+      to: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .meta({ description: 'an ISO time to move to (not before the current time)' }),
+    })
+    .refine((b) => (b.advance === undefined) !== (b.to === undefined), {
+      message: 'give either "advance" or "to", not both',
+    })
+)
 
-export const ClockViewSchema = z.object({
-  data: z.object({
-    now: z.string(),
-    fixed: z.boolean(),
-    pending: z.number().meta({ description: 'delayed steps still waiting' }),
-    ran: z.number().optional().meta({ description: 'delayed steps this move ran' }),
-    webhookRetries: z
-      .number()
-      .optional()
-      .meta({ description: 'webhook retries that became due with this move and went out' }),
-  }),
-})
+export const ClockViewSchema = lazySchema(() =>
+  z.object({
+    data: z.object({
+      now: z.string(),
+      fixed: z.boolean(),
+      pending: z.number().meta({ description: 'delayed steps still waiting' }),
+      ran: z.number().optional().meta({ description: 'delayed steps this move ran' }),
+      webhookRetries: z
+        .number()
+        .optional()
+        .meta({ description: 'webhook retries that became due with this move and went out' }),
+    }),
+  })
+)
 
 const pendingOf = (envs: Environment[]) =>
   envs.reduce((sum, env) => sum + env.notifications.pendingCount(), 0)

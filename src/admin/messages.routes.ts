@@ -12,6 +12,7 @@ import { CHANNELS_WITH_TOOL } from '../channels.js'
 import { renderMessage } from '../resources/messages/messages.routes.js'
 import { parseDuration } from './clock.routes.js'
 import { renderedOutput } from './rendered-message.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
 
@@ -24,39 +25,41 @@ const MAX_LIMIT = 1000
 /** How often a held request runs the delays that came due on a running clock. */
 const SETTLE_EVERY_MS = 250
 
-const MessageFilterSchema = z.object({
-  apiKey: z.string().min(1).max(256).optional().meta({ description: "only this key's messages" }),
-  environmentId: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: "only this environment's messages (its _environmentId)" }),
-  subscriberId: z.string().max(256).optional(),
-  workflow: z.string().max(256).optional().meta({ description: 'the trigger identifier' }),
-  transactionId: z.string().max(256).optional(),
-  channel: z.enum(CHANNELS_WITH_TOOL).optional(),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'ISO time; only messages created at or after it' }),
-  q: z
-    .string()
-    .max(256)
-    .optional()
-    .meta({ description: 'text the subject or body contains (case-insensitive)' }),
-  wait: z.string().max(32).optional().meta({
-    description:
-      'ms or a duration such as "2s" (at most 30 s): hold the answer until a message matches',
-  }),
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'a whole number')
-    .optional()
-    .meta({
-      description: `messages per page, newest first (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`,
+const MessageFilterSchema = lazySchema(() =>
+  z.object({
+    apiKey: z.string().min(1).max(256).optional().meta({ description: "only this key's messages" }),
+    environmentId: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: "only this environment's messages (its _environmentId)" }),
+    subscriberId: z.string().max(256).optional(),
+    workflow: z.string().max(256).optional().meta({ description: 'the trigger identifier' }),
+    transactionId: z.string().max(256).optional(),
+    channel: z.enum(CHANNELS_WITH_TOOL).optional(),
+    since: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'ISO time; only messages created at or after it' }),
+    q: z
+      .string()
+      .max(256)
+      .optional()
+      .meta({ description: 'text the subject or body contains (case-insensitive)' }),
+    wait: z.string().max(32).optional().meta({
+      description:
+        'ms or a duration such as "2s" (at most 30 s): hold the answer until a message matches',
     }),
-  page: z.string().regex(/^\d+$/, 'a whole number').optional().meta({ description: 'from 0' }),
-})
+    limit: z
+      .string()
+      .regex(/^\d+$/, 'a whole number')
+      .optional()
+      .meta({
+        description: `messages per page, newest first (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT})`,
+      }),
+    page: z.string().regex(/^\d+$/, 'a whole number').optional().meta({ description: 'from 0' }),
+  })
+)
 
 type Filter = z.infer<typeof MessageFilterSchema>
 

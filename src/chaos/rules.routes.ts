@@ -8,16 +8,21 @@ type State = Pick<MockState, 'environments' | 'latency' | 'options' | 'rules'>
 import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
 import { admitRule } from './rule-budget.js'
 import { LatencySchema, RuleSchema, RuleViewSchema, type Rule } from './rules.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
-const RuleIdParamsSchema = z.object({
-  id: z.string().meta({ description: 'the rule id, e.g. rule-1' }),
-})
-const KeyQuerySchema = OptionalApiKeyQuerySchema.extend({
-  apiKey: OptionalApiKeyQuerySchema.shape.apiKey.meta({
-    description: 'only the rules whose match.apiKey is this key (what a per-key reset removes)',
-  }),
-})
+const RuleIdParamsSchema = lazySchema(() =>
+  z.object({
+    id: z.string().meta({ description: 'the rule id, e.g. rule-1' }),
+  })
+)
+const KeyQuerySchema = lazySchema(() =>
+  OptionalApiKeyQuerySchema.unwrap().extend({
+    apiKey: OptionalApiKeyQuerySchema.unwrap().shape.apiKey.meta({
+      description: 'only the rules whose match.apiKey is this key (what a per-key reset removes)',
+    }),
+  })
+)
 
 /** A rule added for one key matches that key only: a different match.apiKey is a mistake. */
 function scopedRule(rule: Rule, apiKey: string | undefined): Rule {

@@ -192,7 +192,8 @@ function buildRuleSchema(): z.ZodType<Rule, unknown> {
     method: variant<string | string[]>([MethodSchema, z.array(MethodSchema)], (value) =>
       Array.isArray(value) ? z.array(MethodSchema).min(1) : MethodSchema
     ).optional(),
-    path: PathPatternSchema.regex(/^(\/|\*)/, 'must start with "/" (or be "*")')
+    path: PathPatternSchema.unwrap()
+      .regex(/^(\/|\*)/, 'must start with "/" (or be "*")')
       .regex(/^[^?#]*$/, 'must not hold a query string: use match.query')
       .optional()
       .meta({

@@ -7,33 +7,40 @@ import type { MockState } from '../state.js'
 type State = Pick<MockState, 'journal'>
 import type { JournalFilter } from './journal.js'
 import { OptionalApiKeyQuerySchema } from '../admin/admin.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
 
-const JournalFilterSchema = z.object({
-  method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
-  path: PathPatternSchema.optional().meta({
-    description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
-  }),
-  status: z
-    .string()
-    .regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx')
-    .optional(),
-  apiKey: z.string().max(256).optional().meta({ description: 'only requests made with this key' }),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'ISO time; only requests at or after it' }),
-  matched: z
-    .enum(['true', 'false'])
-    .optional()
-    .meta({ description: 'false: requests that matched no route' }),
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'a whole number')
-    .optional()
-    .meta({ description: 'at most this many, newest first (default 100)' }),
-})
+const JournalFilterSchema = lazySchema(() =>
+  z.object({
+    method: z.string().max(16).optional().meta({ description: 'GET, POST, …' }),
+    path: PathPatternSchema.optional().meta({
+      description: 'exact path, or a pattern such as /v1/workflows/:id/status or /v1/topics*',
+    }),
+    status: z
+      .string()
+      .regex(/^([1-5]xx|\d{1,3})$/i, 'a status such as 404, or a class such as 5xx')
+      .optional(),
+    apiKey: z
+      .string()
+      .max(256)
+      .optional()
+      .meta({ description: 'only requests made with this key' }),
+    since: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'ISO time; only requests at or after it' }),
+    matched: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: 'false: requests that matched no route' }),
+    limit: z
+      .string()
+      .regex(/^\d+$/, 'a whole number')
+      .optional()
+      .meta({ description: 'at most this many, newest first (default 100)' }),
+  })
+)
 
 type FilterQuery = z.infer<typeof JournalFilterSchema>
 
@@ -49,18 +56,20 @@ function toFilter(query: FilterQuery, withLimit: boolean): JournalFilter {
   }
 }
 
-const EntrySchema = z.looseObject({
-  id: z.number(),
-  at: z.string(),
-  method: z.string(),
-  path: z.string(),
-  status: z.number(),
-  durationMs: z.number(),
-  matched: z.boolean(),
-  notes: z.array(z.string()).optional().meta({
-    description: 'what the mock, as Novu, dropped or changed of what was sent, and the fix',
-  }),
-})
+const EntrySchema = lazySchema(() =>
+  z.looseObject({
+    id: z.number(),
+    at: z.string(),
+    method: z.string(),
+    path: z.string(),
+    status: z.number(),
+    durationMs: z.number(),
+    matched: z.boolean(),
+    notes: z.array(z.string()).optional().meta({
+      description: 'what the mock, as Novu, dropped or changed of what was sent, and the fix',
+    }),
+  })
+)
 
 export function requestRoutes(state: State): AnyRoute[] {
   return [
@@ -103,10 +112,12 @@ export function requestRoutes(state: State): AnyRoute[] {
       summary: 'The journal as a replay script (JSON, or YAML with format=yaml)',
       tags,
       auth: 'admin',
-      query: JournalFilterSchema.extend({
-        format: z.enum(['json', 'yaml']).optional(),
-        name: z.string().max(64).optional(),
-      }),
+      query: lazySchema(() =>
+        JournalFilterSchema.unwrap().extend({
+          format: z.enum(['json', 'yaml']).optional(),
+          name: z.string().max(64).optional(),
+        })
+      ),
       responses: { 200: { description: 'A script for `novu-mock replay`, oldest request first' } },
       async handler(c, { query }) {
         // The replay code and its YAML writer load on first export, not at start-up.

@@ -16,20 +16,25 @@ import {
   EndpointInputSchema,
   EndpointViewSchema,
 } from './webhooks.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
-const QueueViewSchema = z.object({
-  waiting: z.number().meta({ description: 'deliveries queued, in flight or due for a retry' }),
-  scheduled: z.number().meta({ description: 'retries due later by the key clock' }),
-  limit: z.number().meta({ description: 'past it, new deliveries are dropped (and logged)' }),
-})
-const IdParams = z.object({ id: z.string().max(64) })
-const EndpointEnvelope = z.object({ data: EndpointViewSchema })
-const TestBodySchema = z
-  .strictObject({
-    type: z.enum(TEST_EVENT_TYPES).optional().meta({ description: 'default message.sent' }),
+const QueueViewSchema = lazySchema(() =>
+  z.object({
+    waiting: z.number().meta({ description: 'deliveries queued, in flight or due for a retry' }),
+    scheduled: z.number().meta({ description: 'retries due later by the key clock' }),
+    limit: z.number().meta({ description: 'past it, new deliveries are dropped (and logged)' }),
   })
-  .optional()
+)
+const IdParams = lazySchema(() => z.object({ id: z.string().max(64) }))
+const EndpointEnvelope = lazySchema(() => z.object({ data: EndpointViewSchema }))
+const TestBodySchema = lazySchema(() =>
+  z
+    .strictObject({
+      type: z.enum(TEST_EVENT_TYPES).optional().meta({ description: 'default message.sent' }),
+    })
+    .optional()
+)
 
 const endpointView = (e: Endpoint) => ({
   id: e.id,

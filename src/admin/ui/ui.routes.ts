@@ -1,11 +1,16 @@
 import { z } from 'zod'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 import type { MockState } from '../../state.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['dashboard']
 
-const EnvironmentParams = z.object({ environmentId: z.string().regex(/^[0-9a-f]{24}$/) })
-const PreviewParams = EnvironmentParams.extend({ messageId: z.string().max(64) })
+const EnvironmentParams = lazySchema(() =>
+  z.object({ environmentId: z.string().regex(/^[0-9a-f]{24}$/) })
+)
+const PreviewParams = lazySchema(() =>
+  EnvironmentParams.unwrap().extend({ messageId: z.string().max(64) })
+)
 
 /**
  * The dashboard's routes. The dashboard itself (its page, assets and helpers) loads on its first

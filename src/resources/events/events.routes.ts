@@ -15,11 +15,12 @@ import { noteOnRequest } from '../../http/notes.js'
 import { parseEvent } from './parse-event.js'
 import { withRenderWork } from '../../delivery/render-work.js'
 import { isObj, type Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Events']
 const asObject = (v: unknown): Obj => (isObj(v) ? v : {})
 
-const wrapped = z.object({ data: TriggerResultSchema })
+const wrapped = lazySchema(() => z.object({ data: TriggerResultSchema }))
 
 export const eventRoutes = [
   defineRoute<Record<string, string>, Record<string, unknown>, TriggerBody>({

@@ -3,6 +3,7 @@ import { field, fieldWith, runChecks } from '../../http/validate.js'
 import { isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isEmail, isLocale, isTimeZone } from '../subscribers/checks.js'
 import { isObj, type Obj } from '../../objects.js'
+import { lazySchema, once } from '../../lazy-schema.js'
 
 /**
  * The trigger family's request DTOs, per generation: properties in the order upstream declares
@@ -104,21 +105,22 @@ const RECIPIENTS_DOC = {
     'a subscriberId, a subscriber object, a topic `{type: "Topic", topicKey}`, or an array of them',
 }
 
-const name = field<string>('name', [isDefined, isString], {
-  type: 'string',
-  description: "the workflow's trigger identifier",
-})
+const name = once(() =>
+  field<string>('name', [isDefined, isString], {
+    type: 'string',
+    description: "the workflow's trigger identifier",
+  })
+)
 const objectField = (property: string, description: string) =>
   field<Obj>(property, [isObject], { type: 'object', description }, { optional: true })
 const stringField = (property: string, description: string) =>
   field<string>(property, [isString], { type: 'string', description }, { optional: true })
 
-const payload = objectField('payload', 'the variables the templates render')
-const overrides = objectField('overrides', 'per channel and provider overrides')
-const bridgeUrl = stringField('bridgeUrl', 'the bridge endpoint (not simulated)')
-const transactionId = stringField(
-  'transactionId',
-  "generated in the generation's format when absent or empty"
+const payload = once(() => objectField('payload', 'the variables the templates render'))
+const overrides = once(() => objectField('overrides', 'per channel and provider overrides'))
+const bridgeUrl = once(() => stringField('bridgeUrl', 'the bridge endpoint (not simulated)'))
+const transactionId = once(() =>
+  stringField('transactionId', "generated in the generation's format when absent or empty")
 )
 const actorField = (dto: SubscriberDtoMessages) =>
   fieldWith<string | Obj>(
@@ -126,21 +128,27 @@ const actorField = (dto: SubscriberDtoMessages) =>
     nestedDto('actor', dto),
     { optional: true }
   )
-const tenant = fieldWith<string | Obj>(
-  { description: 'a tenant identifier or object (the mock has no tenants)' },
-  nestedDto('tenant', tenantDto),
-  { optional: true }
+const tenant = once(() =>
+  fieldWith<string | Obj>(
+    { description: 'a tenant identifier or object (the mock has no tenants)' },
+    nestedDto('tenant', tenantDto),
+    { optional: true }
+  )
 )
 /** `@IsOptional() @ValidateIf(v => v !== null) @IsString() @IsNotEmpty()`. */
-const agentId = fieldWith<string | null>(
-  { type: ['string', 'null'], description: 'an agent identifier (the mock has no agents)' },
-  (v) => runChecks([isNotEmpty(), isString], v, 'agentId'),
-  { optional: true }
+const agentId = once(() =>
+  fieldWith<string | null>(
+    { type: ['string', 'null'], description: 'an agent identifier (the mock has no agents)' },
+    (v) => runChecks([isNotEmpty(), isString], v, 'agentId'),
+    { optional: true }
+  )
 )
-const context = z
-  .unknown()
-  .optional()
-  .meta({ type: 'object', description: 'trigger contexts (accepted, not simulated)' })
+const context = once(() =>
+  z
+    .unknown()
+    .optional()
+    .meta({ type: 'object', description: 'trigger contexts (accepted, not simulated)' })
+)
 
 export interface TriggerBody {
   name: string
@@ -155,40 +163,47 @@ export interface TriggerBody {
   context?: unknown
 }
 
-export const TriggerBody2024 = z.object({
-  name,
-  payload,
-  bridgeUrl,
-  overrides,
-  to: field<unknown>('to', [isDefined], RECIPIENTS_DOC),
-  transactionId,
-  actor: actorField(subscriberDto2024),
-  tenant,
-}) as unknown as z.ZodType<TriggerBody>
+export const TriggerBody2024 = lazySchema(
+  () =>
+    z.object({
+      name: name(),
+      payload: payload(),
+      bridgeUrl: bridgeUrl(),
+      overrides: overrides(),
+      to: field<unknown>('to', [isDefined], RECIPIENTS_DOC),
+      transactionId: transactionId(),
+      actor: actorField(subscriberDto2024),
+      tenant: tenant(),
+    }) as unknown as z.ZodType<TriggerBody>
+)
 
-const to2026 = fieldWith<unknown>(RECIPIENTS_DOC, (v) => [
-  ...runChecks([isDefined], v, 'to'),
-  ...(isRecipientsPayload(v) ? [] : [RECIPIENTS_MESSAGE('to')]),
-])
+const to2026 = once(() =>
+  fieldWith<unknown>(RECIPIENTS_DOC, (v) => [
+    ...runChecks([isDefined], v, 'to'),
+    ...(isRecipientsPayload(v) ? [] : [RECIPIENTS_MESSAGE('to')]),
+  ])
+)
 
-const triggerShape2026 = {
-  name,
-  payload,
-  bridgeUrl,
-  overrides,
-  agentId,
-  to: to2026,
-  transactionId,
+const triggerShape2026 = once(() => ({
+  name: name(),
+  payload: payload(),
+  bridgeUrl: bridgeUrl(),
+  overrides: overrides(),
+  agentId: agentId(),
+  to: to2026(),
+  transactionId: transactionId(),
   actor: actorField(subscriberDto2026),
-  tenant,
-  context,
-}
+  tenant: tenant(),
+  context: context(),
+}))
 
-export const TriggerBody2026 = z.object(triggerShape2026) as unknown as z.ZodType<TriggerBody>
+export const TriggerBody2026 = lazySchema(
+  () => z.object(triggerShape2026()) as unknown as z.ZodType<TriggerBody>
+)
 
 /** The messages a 2026 event gets inside a bulk body, each prefixed `events.<i>.`. */
 function eventMessages2026(value: Obj): string[] {
-  const parsed = z.object(triggerShape2026).safeParse(value)
+  const parsed = z.object(triggerShape2026()).safeParse(value)
   return parsed.success ? [] : parsed.error.issues.map((i) => i.message)
 }
 
@@ -203,15 +218,18 @@ const eventsDoc = {
 }
 
 /** 2024-10: `@IsArray() @ArrayNotEmpty() @ArrayMaxSize(100)`, members unchecked. */
-export const BulkBody2024 = z.object({
-  events: fieldWith<unknown[]>(eventsDoc, (v) => [
-    ...(Array.isArray(v) && v.length <= 100
-      ? []
-      : ['events must contain no more than 100 elements']),
-    ...(Array.isArray(v) && v.length > 0 ? [] : ['events should not be empty']),
-    ...(Array.isArray(v) ? [] : ['events must be an array']),
-  ]),
-}) as unknown as z.ZodType<BulkBody>
+export const BulkBody2024 = lazySchema(
+  () =>
+    z.object({
+      events: fieldWith<unknown[]>(eventsDoc, (v) => [
+        ...(Array.isArray(v) && v.length <= 100
+          ? []
+          : ['events must contain no more than 100 elements']),
+        ...(Array.isArray(v) && v.length > 0 ? [] : ['events should not be empty']),
+        ...(Array.isArray(v) ? [] : ['events must be an array']),
+      ]),
+    }) as unknown as z.ZodType<BulkBody>
+)
 
 /**
  * Since 2025: `@IsArray() @ArrayNotEmpty() @ValidateNested({ each: true })`, each member
@@ -219,20 +237,23 @@ export const BulkBody2024 = z.object({
  * size limit moved to the command.
  */
 const EACH_NESTED = 'each value in nested property events must be either object or array'
-export const BulkBody2026 = z.object({
-  events: fieldWith<unknown[]>(eventsDoc, (v) => {
-    if (!Array.isArray(v)) {
-      const own = ['events should not be empty', 'events must be an array']
-      return v === undefined || isObj(v) ? own : [...own, EACH_NESTED]
-    }
-    if (v.length === 0) return ['events should not be empty']
-    return v.flatMap((event, index) =>
-      isObj(event)
-        ? eventMessages2026(event).map((m) => `events.${index}.${m}`)
-        : [`events.${EACH_NESTED}`]
-    )
-  }),
-}) as unknown as z.ZodType<BulkBody>
+export const BulkBody2026 = lazySchema(
+  () =>
+    z.object({
+      events: fieldWith<unknown[]>(eventsDoc, (v) => {
+        if (!Array.isArray(v)) {
+          const own = ['events should not be empty', 'events must be an array']
+          return v === undefined || isObj(v) ? own : [...own, EACH_NESTED]
+        }
+        if (v.length === 0) return ['events should not be empty']
+        return v.flatMap((event, index) =>
+          isObj(event)
+            ? eventMessages2026(event).map((m) => `events.${index}.${m}`)
+            : [`events.${EACH_NESTED}`]
+        )
+      }),
+    }) as unknown as z.ZodType<BulkBody>
+)
 
 export interface BroadcastBody {
   name: string
@@ -245,46 +266,56 @@ export interface BroadcastBody {
   context?: unknown
 }
 
-const requiredPayload = field<Obj>('payload', [isObject], {
-  type: 'object',
-  description: 'required (an empty object will do)',
-})
-
-export const BroadcastBody2024 = z.object({
-  name,
-  payload: requiredPayload,
-  overrides,
-  transactionId,
-  actor: actorField(subscriberDto2024),
-  tenant,
-}) as unknown as z.ZodType<BroadcastBody>
-
-export const BroadcastBody2026 = z.object({
-  name,
-  payload: requiredPayload,
-  overrides,
-  agentId,
-  transactionId,
-  actor: actorField(subscriberDto2026),
-  tenant,
-  context,
-}) as unknown as z.ZodType<BroadcastBody>
-
-export const TransactionParamsSchema = z.object({ transactionId: z.string() })
-
-export const TriggerResultSchema = z
-  .object({
-    acknowledged: z.boolean(),
-    status: z.enum([
-      'error',
-      'trigger_not_active',
-      'no_workflow_active_steps_defined',
-      'no_workflow_steps_defined',
-      'processed',
-      'no_tenant_found',
-      'invalid_recipients',
-    ]),
-    error: z.array(z.string()).optional(),
-    transactionId: z.string().optional(),
+const requiredPayload = once(() =>
+  field<Obj>('payload', [isObject], {
+    type: 'object',
+    description: 'required (an empty object will do)',
   })
-  .meta({ id: 'TriggerEventResult' })
+)
+
+export const BroadcastBody2024 = lazySchema(
+  () =>
+    z.object({
+      name: name(),
+      payload: requiredPayload(),
+      overrides: overrides(),
+      transactionId: transactionId(),
+      actor: actorField(subscriberDto2024),
+      tenant: tenant(),
+    }) as unknown as z.ZodType<BroadcastBody>
+)
+
+export const BroadcastBody2026 = lazySchema(
+  () =>
+    z.object({
+      name: name(),
+      payload: requiredPayload(),
+      overrides: overrides(),
+      agentId: agentId(),
+      transactionId: transactionId(),
+      actor: actorField(subscriberDto2026),
+      tenant: tenant(),
+      context: context(),
+    }) as unknown as z.ZodType<BroadcastBody>
+)
+
+export const TransactionParamsSchema = lazySchema(() => z.object({ transactionId: z.string() }))
+
+export const TriggerResultSchema = lazySchema(() =>
+  z
+    .object({
+      acknowledged: z.boolean(),
+      status: z.enum([
+        'error',
+        'trigger_not_active',
+        'no_workflow_active_steps_defined',
+        'no_workflow_steps_defined',
+        'processed',
+        'no_tenant_found',
+        'invalid_recipients',
+      ]),
+      error: z.array(z.string()).optional(),
+      transactionId: z.string().optional(),
+    })
+    .meta({ id: 'TriggerEventResult' })
+)

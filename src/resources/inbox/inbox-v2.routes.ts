@@ -12,6 +12,7 @@ import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxFields, inboxNotification } from './inbox-v2.mapper.js'
 import { applyMark } from './inbox.store.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * The v2 inbox of one subscriber (2025 on, `@novu/api`'s `subscribers.notifications.*`): its in-app
@@ -20,9 +21,13 @@ import type { Obj } from '../../objects.js'
 
 const tags = ['Subscriber inbox']
 const v2 = { existsIn: (g: { inbox: { v2: boolean } }) => g.inbox.v2 }
-const SubscriberParams = z.object({ subscriberId: z.string() })
-const NotificationParams = z.object({ subscriberId: z.string(), notificationId: z.string() })
-const ActionParams = NotificationParams.extend({ actionType: z.string() })
+const SubscriberParams = lazySchema(() => z.object({ subscriberId: z.string() }))
+const NotificationParams = lazySchema(() =>
+  z.object({ subscriberId: z.string(), notificationId: z.string() })
+)
+const ActionParams = lazySchema(() =>
+  NotificationParams.unwrap().extend({ actionType: z.string() })
+)
 const MAX_COUNT_FILTERS = 30
 
 function subscriberOf(env: Environment, subscriberId: string): Subscriber {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { httpError, InternalError, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isDefined, isEnum, isInt, max, min, type Check } from '../../http/rules.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /** How a subscriber's inbox, read through the API key, differs between generations (subscriber facts §4). */
 export interface InboxRules {
@@ -35,7 +36,9 @@ const feedQuery = (pageChecks: Check[]) =>
     ),
   })
 
-const markAs = field<string>('markAs', [isDefined, isEnum(MARKS)], { type: 'string', enum: MARKS })
+const markAs = lazySchema(() =>
+  field<string>('markAs', [isDefined, isEnum(MARKS)], { type: 'string', enum: MARKS })
+)
 
 const ID_LIST_MESSAGE =
   'messageId must be a valid MongoDB ObjectId or an array of valid MongoDB ObjectIds'

@@ -10,6 +10,7 @@ import { requireSubscriber } from '../preferences/preferences.service.js'
 import { inboxErrors, splitMessageIds } from './inbox.generations.js'
 import { applyMark, feedPage, type Mark } from './inbox.store.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * A subscriber's in-app feed read and marked through the API key (`@novu/node`'s
@@ -17,8 +18,10 @@ import type { Obj } from '../../objects.js'
  */
 
 const tags = ['Subscriber inbox']
-const SubscriberParams = z.object({ subscriberId: z.string() })
-const ActionParams = z.object({ subscriberId: z.string(), messageId: z.string(), type: z.string() })
+const SubscriberParams = lazySchema(() => z.object({ subscriberId: z.string() }))
+const ActionParams = lazySchema(() =>
+  z.object({ subscriberId: z.string(), messageId: z.string(), type: z.string() })
+)
 
 const flag = (value: unknown) => (value === undefined ? undefined : value === 'true')
 

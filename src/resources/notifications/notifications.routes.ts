@@ -5,6 +5,7 @@ import { json } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { FeedCommand, FeedQuery } from './notifications.generations.js'
 import type { Notification } from './notifications.store.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Notifications']
 
@@ -40,14 +41,16 @@ function laterFilters(command: FeedCommand) {
     (!before || n.createdAt <= before)
 }
 
-const ListSchema = z.object({
-  page: z.number(),
-  hasMore: z.boolean(),
-  pageSize: z.number(),
-  data: z.array(z.looseObject({ _id: z.string(), transactionId: z.string() })),
-})
+const ListSchema = lazySchema(() =>
+  z.object({
+    page: z.number(),
+    hasMore: z.boolean(),
+    pageSize: z.number(),
+    data: z.array(z.looseObject({ _id: z.string(), transactionId: z.string() })),
+  })
+)
 
-const NotificationIdParams = z.object({ notificationId: z.string() })
+const NotificationIdParams = lazySchema(() => z.object({ notificationId: z.string() }))
 
 export const notificationRoutes = [
   defineRoute({

@@ -35,6 +35,7 @@ import {
 } from './preferences.schemas.js'
 import type { ChannelFlags } from './preferences.store.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * A subscriber's preferences, global and per workflow: the v1 routes `@novu/node` calls and the
@@ -43,8 +44,10 @@ import type { Obj } from '../../objects.js'
  */
 
 const tags = ['Subscriber preferences']
-const SubscriberParams = z.object({ subscriberId: z.string() })
-const WorkflowParams = z.object({ subscriberId: z.string(), parameter: z.string() })
+const SubscriberParams = lazySchema(() => z.object({ subscriberId: z.string() }))
+const WorkflowParams = lazySchema(() =>
+  z.object({ subscriberId: z.string(), parameter: z.string() })
+)
 const v2 = { existsIn: (g: { preferences: { v2: boolean } }) => g.preferences.v2 }
 
 /** The active workflows a v1 list shows (since 2025 without the read-only ones). */

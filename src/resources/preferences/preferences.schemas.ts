@@ -5,6 +5,7 @@ import { field, fieldWith } from '../../http/validate.js'
 import { isBoolean, isDefined, isEnum, isString } from '../../http/rules.js'
 import { runChecks } from '../../http/validate.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 export interface ChannelPreferenceBody {
   type: string
@@ -23,7 +24,9 @@ function channelPreferenceMessages(path: string, value: unknown, channels: reado
   ]
 }
 
-const enabledField = field<boolean>('enabled', [isBoolean], { type: 'boolean' }, { optional: true })
+const enabledField = lazySchema(() =>
+  field<boolean>('enabled', [isBoolean], { type: 'boolean' }, { optional: true })
+)
 
 /** The channel order of the enum message: upstream's `ChannelTypeEnum`. */
 const channelEnum = (g: Generation) =>
@@ -58,56 +61,64 @@ export const globalPreferenceBody = (g: Generation) =>
   })
 
 /** PATCH /v2/subscribers/:id/preferences: `{channels?, workflowId?}` (channel values are the command's). */
-export const PatchPreferencesBody = z.object({
-  channels: fieldWith<Obj>(
-    { type: 'object', additionalProperties: { type: 'boolean' } },
-    (value) => (typeof value === 'object' ? [] : [nestedMessage('channels')]),
-    { optional: true }
-  ),
-  workflowId: field<string>('workflowId', [isString], { type: 'string' }, { optional: true }),
-})
+export const PatchPreferencesBody = lazySchema(() =>
+  z.object({
+    channels: fieldWith<Obj>(
+      { type: 'object', additionalProperties: { type: 'boolean' } },
+      (value) => (typeof value === 'object' ? [] : [nestedMessage('channels')]),
+      { optional: true }
+    ),
+    workflowId: field<string>('workflowId', [isString], { type: 'string' }, { optional: true }),
+  })
+)
 
-export const LevelParams = z.object({
-  subscriberId: z.string(),
-  parameter: field<'global' | 'template'>('parameter', [isEnum(['global', 'template'])], {
-    type: 'string',
-    enum: ['global', 'template'],
-  }),
-})
+export const LevelParams = lazySchema(() =>
+  z.object({
+    subscriberId: z.string(),
+    parameter: field<'global' | 'template'>('parameter', [isEnum(['global', 'template'])], {
+      type: 'string',
+      enum: ['global', 'template'],
+    }),
+  })
+)
 
-export const CriticalityQuery = z.object({
-  criticality: field<string>(
-    'criticality',
-    [isEnum(['critical', 'nonCritical', 'all'])],
-    { type: 'string', enum: ['critical', 'nonCritical', 'all'], default: 'nonCritical' },
-    { optional: true }
-  ),
-})
+export const CriticalityQuery = lazySchema(() =>
+  z.object({
+    criticality: field<string>(
+      'criticality',
+      [isEnum(['critical', 'nonCritical', 'all'])],
+      { type: 'string', enum: ['critical', 'nonCritical', 'all'], default: 'nonCritical' },
+      { optional: true }
+    ),
+  })
+)
 
 /** PATCH /v2/subscribers/:id/preferences/bulk: at most 100 `{workflowId, channels}`. */
-export const BulkPreferencesBody = z.object({
-  preferences: fieldWith<{ workflowId: string; channels?: Obj }[]>(
-    { type: 'array', maxItems: 100, items: { type: 'object' } },
-    (value) => {
-      if (!Array.isArray(value))
-        return [
-          'preferences must contain no more than 100 elements',
-          'preferences must be an array',
-        ]
-      const messages =
-        value.length > 100 ? ['preferences must contain no more than 100 elements'] : []
-      value.forEach((item, i) => {
-        if (item === null || typeof item !== 'object')
-          return messages.push(nestedMessage(`preferences.${i}`))
-        messages.push(
-          ...runChecks(
-            [isDefined, isString],
-            (item as Obj).workflowId,
-            `preferences.${i}.workflowId`
+export const BulkPreferencesBody = lazySchema(() =>
+  z.object({
+    preferences: fieldWith<{ workflowId: string; channels?: Obj }[]>(
+      { type: 'array', maxItems: 100, items: { type: 'object' } },
+      (value) => {
+        if (!Array.isArray(value))
+          return [
+            'preferences must contain no more than 100 elements',
+            'preferences must be an array',
+          ]
+        const messages =
+          value.length > 100 ? ['preferences must contain no more than 100 elements'] : []
+        value.forEach((item, i) => {
+          if (item === null || typeof item !== 'object')
+            return messages.push(nestedMessage(`preferences.${i}`))
+          messages.push(
+            ...runChecks(
+              [isDefined, isString],
+              (item as Obj).workflowId,
+              `preferences.${i}.workflowId`
+            )
           )
-        )
-      })
-      return messages
-    }
-  ),
-})
+        })
+        return messages
+      }
+    ),
+  })
+)

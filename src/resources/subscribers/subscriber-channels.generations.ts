@@ -4,6 +4,7 @@ import { field, fieldWith } from '../../http/validate.js'
 import { isBoolean, isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isObj, type Obj } from '../../objects.js'
 import { subscribersV1_2024, subscribersV1_2026 } from './subscribers-v1.generations.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /** Upstream's ChatProviderIdEnum and PushProviderIdEnum, the providers 2026's DTO accepts. */
 const CHAT_AND_PUSH_PROVIDERS = [
@@ -49,9 +50,11 @@ const credentialsBody = (providerChecks: Check[]) =>
     }),
   })
 
-const OnlineBody = z.object({
-  isOnline: field<boolean>('isOnline', [isDefined, isBoolean], { type: 'boolean' }),
-})
+const OnlineBody = lazySchema(() =>
+  z.object({
+    isOnline: field<boolean>('isOnline', [isDefined, isBoolean], { type: 'boolean' }),
+  })
+)
 
 const MAX_BULK_SUBSCRIBERS = 500
 const TOO_MANY = `subscribers must contain no more than ${MAX_BULK_SUBSCRIBERS} elements`

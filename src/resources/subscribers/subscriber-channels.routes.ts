@@ -14,6 +14,7 @@ import {
 } from './credentials.js'
 import type { Subscriber } from './subscribers.store.js'
 import { live, render } from './subscribers-v1.routes.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * The v1 routes that change a subscriber's channels and online flag (the `@novu/node`
@@ -22,7 +23,7 @@ import { live, render } from './subscribers-v1.routes.js'
  */
 
 const tags = ['Subscribers']
-const params = z.object({ subscriberId: z.string() })
+const params = lazySchema(() => z.object({ subscriberId: z.string() }))
 
 /** The v1 document, with the online flag where the generation's schema gives every document one. */
 function renderWithOnline(env: Environment, s: Subscriber, always = false): Obj {

@@ -4,6 +4,7 @@ import { field } from '../../http/validate.js'
 import { isArray, isDefined, isObject, isString, type Check } from '../../http/rules.js'
 import { isEmail, isLocale, isTimeZone } from './checks.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema, once } from '../../lazy-schema.js'
 
 const text = (property: string, checks: Check[], nullable: boolean) =>
   field<string | null>(
@@ -19,7 +20,9 @@ const isNotEmpty =
   (v) =>
     v === '' || v === null || v === undefined ? message : undefined
 
-const channelsField = field<unknown[]>('channels', [isArray], { type: 'array' }, { optional: true })
+const channelsField = once(() =>
+  field<unknown[]>('channels', [isArray], { type: 'array' }, { optional: true })
+)
 const dataField = (checks: Check[]) =>
   field<Obj | null>(
     'data',
@@ -29,17 +32,19 @@ const dataField = (checks: Check[]) =>
   )
 
 /** 2024-10's CreateSubscriberRequestDto, in its declaration order. */
-const Create2024 = z.object({
-  subscriberId: field<string>('subscriberId', [isDefined, isString], { type: 'string' }),
-  email: text('email', [isEmail], false),
-  firstName: text('firstName', [isString], false),
-  lastName: text('lastName', [isString], false),
-  phone: text('phone', [isString], false),
-  avatar: text('avatar', [isString], false),
-  locale: text('locale', [isLocale], false),
-  data: dataField([]),
-  channels: channelsField,
-})
+const Create2024 = lazySchema(() =>
+  z.object({
+    subscriberId: field<string>('subscriberId', [isDefined, isString], { type: 'string' }),
+    email: text('email', [isEmail], false),
+    firstName: text('firstName', [isString], false),
+    lastName: text('lastName', [isString], false),
+    phone: text('phone', [isString], false),
+    avatar: text('avatar', [isString], false),
+    locale: text('locale', [isLocale], false),
+    data: dataField([]),
+    channels: channelsField(),
+  })
+)
 
 /** Later servers: the subclass's `subscriberId` and `channels`, then the base fields (null allowed). */
 const BASE_FIELDS_2026 = {
@@ -53,39 +58,45 @@ const BASE_FIELDS_2026 = {
   data: dataField([isObject]),
 }
 
-const Create2026 = z.object({
-  subscriberId: field<string>(
-    'subscriberId',
-    [isDefined, isNotEmpty('SubscriberId is required'), isString],
-    { type: 'string', minLength: 1 }
-  ),
-  channels: channelsField,
-  ...BASE_FIELDS_2026,
-})
+const Create2026 = lazySchema(() =>
+  z.object({
+    subscriberId: field<string>(
+      'subscriberId',
+      [isDefined, isNotEmpty('SubscriberId is required'), isString],
+      { type: 'string', minLength: 1 }
+    ),
+    channels: channelsField(),
+    ...BASE_FIELDS_2026,
+  })
+)
 
 /** `@Transform(v => v === '' ? null : v)` on the older update's email. */
-const emailOrNull = z
-  .unknown()
-  .transform((v) => (v === '' ? null : v))
-  .superRefine((v, ctx) => {
-    if (v !== undefined && v !== null && isEmail(v, 'email'))
-      ctx.addIssue({ code: 'custom', message: 'email must be an email' })
+const emailOrNull = once(() =>
+  z
+    .unknown()
+    .transform((v) => (v === '' ? null : v))
+    .superRefine((v, ctx) => {
+      if (v !== undefined && v !== null && isEmail(v, 'email'))
+        ctx.addIssue({ code: 'custom', message: 'email must be an email' })
+    })
+    .meta({ type: ['string', 'null'], format: 'email' })
+    // Every field of the DTO is optional: an absent email is no failure.
+    .optional()
+)
+
+const Update2024 = lazySchema(() =>
+  z.object({
+    email: emailOrNull(),
+    firstName: text('firstName', [isString], false),
+    lastName: text('lastName', [isString], false),
+    phone: text('phone', [isString], false),
+    avatar: text('avatar', [isString], false),
+    locale: text('locale', [isLocale], false),
+    data: dataField([]),
   })
-  .meta({ type: ['string', 'null'], format: 'email' })
-  // Every field of the DTO is optional: an absent email is no failure.
-  .optional()
+)
 
-const Update2024 = z.object({
-  email: emailOrNull,
-  firstName: text('firstName', [isString], false),
-  lastName: text('lastName', [isString], false),
-  phone: text('phone', [isString], false),
-  avatar: text('avatar', [isString], false),
-  locale: text('locale', [isLocale], false),
-  data: dataField([]),
-})
-
-const Update2026 = z.object({ channels: channelsField, ...BASE_FIELDS_2026 })
+const Update2026 = lazySchema(() => z.object({ channels: channelsField(), ...BASE_FIELDS_2026 }))
 
 /** How the v1 subscriber routes differ between generations. */
 export interface SubscribersV1Rules {

@@ -8,6 +8,7 @@ import type { Environment } from '../../tenancy/environment.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
 import { upsertRecipient } from './subscriber-upsert.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * The v1 subscriber routes `@novu/node` calls (`subscribers.identify/get/update/delete`), on the
@@ -33,20 +34,22 @@ export function live(env: Environment, subscriberId: string): Subscriber | undef
   return found && !found.deleted ? found : undefined
 }
 
-const PageQuery = z.object({
-  page: field<number>('page', [isInt], { type: 'integer', default: 0 }, { optional: true }),
-  limit: field<number>(
-    'limit',
-    [max(100), min(1), isInt],
-    {
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 10,
-    },
-    { optional: true }
-  ),
-})
+const PageQuery = lazySchema(() =>
+  z.object({
+    page: field<number>('page', [isInt], { type: 'integer', default: 0 }, { optional: true }),
+    limit: field<number>(
+      'limit',
+      [max(100), min(1), isInt],
+      {
+        type: 'integer',
+        minimum: 1,
+        maximum: 100,
+        default: 10,
+      },
+      { optional: true }
+    ),
+  })
+)
 
 export const subscriberV1Routes = [
   defineRoute({

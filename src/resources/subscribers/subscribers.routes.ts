@@ -16,6 +16,7 @@ import {
   type SubscriberFieldsBody,
 } from './subscribers.schemas.js'
 import { SUBSCRIBER_FIELDS, type Subscriber, type SubscriberPatch } from './subscribers.store.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Subscribers']
 const v2 = { existsIn: (g: { subscribers: { v2: boolean } }) => g.subscribers.v2 }
@@ -93,7 +94,7 @@ function changes(subscriber: Subscriber, patch: SubscriberPatch): boolean {
   )
 }
 
-const wrapped = z.object({ data: SubscriberV2Schema })
+const wrapped = lazySchema(() => z.object({ data: SubscriberV2Schema }))
 
 function subscriberOr404(env: Environment, subscriberId: string, message: string) {
   const subscriber = env.subscribers.get(subscriberId)

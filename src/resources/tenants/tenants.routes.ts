@@ -7,6 +7,7 @@ import { isString, type Check } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Tenant } from './tenants.store.js'
 import type { Obj } from '../../objects.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * Tenants (more facts §1): per environment, by the customer's identifier. Every route answers
@@ -14,7 +15,7 @@ import type { Obj } from '../../objects.js'
  */
 
 const tags = ['Tenants']
-const IdentifierParams = z.object({ identifier: z.string() })
+const IdentifierParams = lazySchema(() => z.object({ identifier: z.string() }))
 
 function assertTenantsAvailable(env: Environment) {
   if (env.flags.IS_V2_ENABLED)

@@ -11,6 +11,7 @@ import { nestedEachMessages } from './topics.schemas.js'
 import type { Subscription } from './topics.store.js'
 import { topicNotFoundV2 } from './topics.paging.js'
 import { subscriptionResult } from './topics.views.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * GET and PATCH /v2/topics/:topicKey/subscriptions/:identifier (2026 only): one subscription by
@@ -20,7 +21,7 @@ import { subscriptionResult } from './topics.views.js'
 const tags = ['Topic subscriptions']
 const v2 = { existsIn: (g: { topics: { v2: boolean } }) => g.topics.v2 }
 const path = '/v2/topics/:topicKey/subscriptions/:identifier'
-const params = z.object({ topicKey: z.string(), identifier: z.string() })
+const params = lazySchema(() => z.object({ topicKey: z.string(), identifier: z.string() }))
 
 /** A workflow preference a subscription keeps: the workflow's id, and whether it is on. */
 interface SubscriptionPreference {
@@ -31,14 +32,16 @@ interface SubscriptionPreference {
 
 type WithPreferences = Subscription & { preferences?: SubscriptionPreference[] }
 
-const UpdateBody = z.object({
-  name: field<string>('name', [isString], { type: 'string' }, { optional: true }),
-  preferences: fieldWith<Obj[]>(
-    { type: 'array', items: { type: 'object' } },
-    nestedEachMessages('preferences', []),
-    { optional: true }
-  ),
-})
+const UpdateBody = lazySchema(() =>
+  z.object({
+    name: field<string>('name', [isString], { type: 'string' }, { optional: true }),
+    preferences: fieldWith<Obj[]>(
+      { type: 'array', items: { type: 'object' } },
+      nestedEachMessages('preferences', []),
+      { optional: true }
+    ),
+  })
+)
 type UpdateBodyValue = z.infer<typeof UpdateBody>
 
 /** The context suffix is dropped while contexts are off (IS_CONTEXT_PREFERENCES_ENABLED). */

@@ -24,6 +24,7 @@ import {
 } from './topics.schemas.js'
 import type { Topic } from './topics.store.js'
 import { topicDto } from './topics.views.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Topics']
 const v2 = { existsIn: (g: { topics: { v2: boolean } }) => g.topics.v2 }
@@ -34,7 +35,7 @@ function topicV2(env: Environment, key: string): Topic {
   return topic
 }
 
-const wrapped = z.object({ data: TopicV2Schema })
+const wrapped = lazySchema(() => z.object({ data: TopicV2Schema }))
 
 export const topicV2Routes = [
   defineRoute({

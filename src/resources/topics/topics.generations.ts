@@ -3,6 +3,7 @@ import { badRequest, CommandValidationError, type FieldViolation } from '../../e
 import { field } from '../../http/validate.js'
 import { isInt, isString, max, min, type Check } from '../../http/rules.js'
 import type { Subscription, Topic } from './topics.store.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const MAX_TOPIC_PAGE_SIZE = 10
 
@@ -33,11 +34,13 @@ export interface TopicsRules {
   member(subscription: Subscription): Record<string, unknown>
 }
 
-const keyField = field<string>(
-  'key',
-  [isString],
-  { type: 'string', description: 'exact, case-sensitive key' },
-  { optional: true }
+const keyField = lazySchema(() =>
+  field<string>(
+    'key',
+    [isString],
+    { type: 'string', description: 'exact, case-sensitive key' },
+    { optional: true }
+  )
 )
 
 const pageDoc = { type: 'integer', minimum: 0, default: 0 }

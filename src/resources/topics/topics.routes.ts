@@ -17,6 +17,7 @@ import {
 } from './topics.schemas.js'
 import type { Topic } from './topics.store.js'
 import { castSubscriberIds, newTopic, upsertDefaultSubscriptions } from './memberships.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 // A stored topic is never changed (a write stores a new object), so neither is its JSON: a
 // topic's projection in its environment's generation is serialised once, and a write makes a new one.
@@ -53,7 +54,7 @@ function createTopicV1(env: Environment, sentKey: string, sentName: string): Top
   return env.topics.put(newTopic(env, key, name))
 }
 
-const wrappedTopic = z.object({ data: TopicSchema })
+const wrappedTopic = lazySchema(() => z.object({ data: TopicSchema }))
 
 export const topicRoutes = [
   defineRoute({

@@ -11,31 +11,39 @@ import { field } from '../../http/validate.js'
 import type { Obj } from '../../objects.js'
 import type { WorkflowInput } from './workflow-builder.js'
 import { limitViolations } from './workflows.generations.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const optional = { optional: true } as const
 
 /** Upstream's UpdateWorkflowRequestDto (the same in both generations), in its declaration order. */
-export const UpdateWorkflowBodySchema = z.object({
-  name: field<string>('name', [isString], { type: 'string' }, optional),
-  tags: field<string[]>('tags', [isArray], { type: 'array', items: { type: 'string' } }, optional),
-  description: field<string>(
-    'description',
-    [isString, maxLength(300)],
-    { type: 'string', maxLength: 300 },
-    optional
-  ),
-  identifier: field<string>('identifier', [isString], { type: 'string' }, optional),
-  steps: field<unknown[]>('steps', [isArray, nestedObjects], { type: 'array' }, optional),
-  notificationGroupId: field<string>(
-    'notificationGroupId',
-    [isMongoId],
-    { type: 'string' },
-    optional
-  ),
-  critical: z.unknown().optional().meta({ type: 'boolean' }),
-  preferenceSettings: z.unknown().optional().meta({ type: 'object' }),
-  data: z.unknown().optional().meta({ type: 'object' }),
-})
+export const UpdateWorkflowBodySchema = lazySchema(() =>
+  z.object({
+    name: field<string>('name', [isString], { type: 'string' }, optional),
+    tags: field<string[]>(
+      'tags',
+      [isArray],
+      { type: 'array', items: { type: 'string' } },
+      optional
+    ),
+    description: field<string>(
+      'description',
+      [isString, maxLength(300)],
+      { type: 'string', maxLength: 300 },
+      optional
+    ),
+    identifier: field<string>('identifier', [isString], { type: 'string' }, optional),
+    steps: field<unknown[]>('steps', [isArray, nestedObjects], { type: 'array' }, optional),
+    notificationGroupId: field<string>(
+      'notificationGroupId',
+      [isMongoId],
+      { type: 'string' },
+      optional
+    ),
+    critical: z.unknown().optional().meta({ type: 'boolean' }),
+    preferenceSettings: z.unknown().optional().meta({ type: 'object' }),
+    data: z.unknown().optional().meta({ type: 'object' }),
+  })
+)
 
 export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBodySchema>
 
