@@ -184,7 +184,9 @@ export function outboxRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'A page of messages, each with its rendered output',
-          schema: z.looseObject({ data: z.array(z.looseObject({ rendered: z.looseObject({}) })) }),
+          schema: lazySchema(() =>
+            z.looseObject({ data: z.array(z.looseObject({ rendered: z.looseObject({}) })) })
+          ),
         },
         400: { description: 'A filter or the wait is not valid' },
         429: { description: `More than ${MAX_WAITERS} requests are waiting` },

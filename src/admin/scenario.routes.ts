@@ -9,6 +9,7 @@ import {
   OptionalApiKeyQuerySchema,
   ScenarioSummarySchema,
 } from './admin.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
 
@@ -23,7 +24,7 @@ export function scenarioRoutes(state: MockState): AnyRoute[] {
       responses: {
         200: {
           description: 'Built-in and SCENARIOS_DIR scenarios',
-          schema: z.object({ data: z.array(ScenarioSummarySchema) }),
+          schema: lazySchema(() => z.object({ data: z.array(ScenarioSummarySchema) })),
         },
       },
       handler(c) {

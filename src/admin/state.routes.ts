@@ -12,6 +12,7 @@ type State = Pick<MockState, 'environments'>
 import { environmentSpec } from '../tenancy/environments.js'
 import { streamEnvironment } from './state-export.js'
 import { ApiKeyQuerySchema } from './admin.schemas.js'
+import { lazySchema } from '../lazy-schema.js'
 
 const tags = ['admin']
 
@@ -82,7 +83,7 @@ export function stateRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'notificationGroups, topics, workflows and messages',
-          schema: z.record(z.string(), z.array(z.unknown())),
+          schema: lazySchema(() => z.record(z.string(), z.array(z.unknown()))),
         },
       },
       handler: (c, { query }) => streamEnvironment(c, environmentFor(state, query.apiKey)),

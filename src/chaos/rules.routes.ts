@@ -54,7 +54,9 @@ export function ruleRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'The rules',
-          schema: z.object({ data: z.array(RuleViewSchema), maxRules: z.number() }),
+          schema: lazySchema(() =>
+            z.object({ data: z.array(RuleViewSchema), maxRules: z.number() })
+          ),
         },
       },
       query: KeyQuerySchema,
@@ -71,7 +73,10 @@ export function ruleRoutes(state: State): AnyRoute[] {
       query: OptionalApiKeyQuerySchema,
       body: RuleSchema,
       responses: {
-        201: { description: 'Added, with its id', schema: z.object({ data: RuleViewSchema }) },
+        201: {
+          description: 'Added, with its id',
+          schema: lazySchema(() => z.object({ data: RuleViewSchema })),
+        },
         400: {
           description: 'Not a valid rule (every problem, with its path), or maxRules reached',
         },
@@ -91,7 +96,7 @@ export function ruleRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'Removed; the rule as it was',
-          schema: z.object({ data: RuleViewSchema }),
+          schema: lazySchema(() => z.object({ data: RuleViewSchema })),
         },
         404: { description: 'No rule with this id' },
       },
@@ -117,7 +122,7 @@ export function ruleRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'How many were removed',
-          schema: z.object({ data: z.object({ removed: z.number() }) }),
+          schema: lazySchema(() => z.object({ data: z.object({ removed: z.number() }) })),
         },
       },
       handler: (c, { query }) =>
@@ -130,7 +135,10 @@ export function ruleRoutes(state: State): AnyRoute[] {
       tags,
       auth: 'admin',
       responses: {
-        200: { description: 'In milliseconds', schema: z.object({ data: LatencySchema }) },
+        200: {
+          description: 'In milliseconds',
+          schema: lazySchema(() => z.object({ data: LatencySchema })),
+        },
       },
       handler: (c) => json(c, 200, { data: { ms: state.latency } }),
     }),
@@ -143,7 +151,10 @@ export function ruleRoutes(state: State): AnyRoute[] {
       auth: 'admin',
       body: LatencySchema,
       responses: {
-        200: { description: 'The new latency', schema: z.object({ data: LatencySchema }) },
+        200: {
+          description: 'The new latency',
+          schema: lazySchema(() => z.object({ data: LatencySchema })),
+        },
         400: { description: 'Not a number of milliseconds from 0 to 600000' },
       },
       handler(c, { body }) {

@@ -83,11 +83,13 @@ export function requestRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'Matching entries',
-          schema: z.object({
-            data: z.array(EntrySchema),
-            totalCount: z.number(),
-            capacity: z.number(),
-          }),
+          schema: lazySchema(() =>
+            z.object({
+              data: z.array(EntrySchema),
+              totalCount: z.number(),
+              capacity: z.number(),
+            })
+          ),
         },
       },
       handler(c, { query }) {
@@ -102,7 +104,12 @@ export function requestRoutes(state: State): AnyRoute[] {
       tags,
       auth: 'admin',
       query: JournalFilterSchema,
-      responses: { 200: { description: 'The count', schema: z.object({ count: z.number() }) } },
+      responses: {
+        200: {
+          description: 'The count',
+          schema: lazySchema(() => z.object({ count: z.number() })),
+        },
+      },
       handler: (c, { query }) =>
         json(c, 200, { count: state.journal.count(toFilter(query, false)) }),
     }),
@@ -140,7 +147,7 @@ export function requestRoutes(state: State): AnyRoute[] {
       responses: {
         200: {
           description: 'Cleared',
-          schema: z.object({ data: z.object({ cleared: z.number() }) }),
+          schema: lazySchema(() => z.object({ data: z.object({ cleared: z.number() }) })),
         },
       },
       handler: (c, { query }) =>

@@ -86,10 +86,12 @@ export function webhookRoutes(state: MockState): AnyRoute[] {
       responses: {
         200: {
           description: "The endpoints; with apiKey, the key's delivery queue too",
-          schema: z.object({
-            data: z.array(EndpointViewSchema),
-            queue: QueueViewSchema.optional(),
-          }),
+          schema: lazySchema(() =>
+            z.object({
+              data: z.array(EndpointViewSchema),
+              queue: QueueViewSchema.optional(),
+            })
+          ),
         },
       },
       handler(c, { query }) {
@@ -114,11 +116,13 @@ export function webhookRoutes(state: MockState): AnyRoute[] {
       responses: {
         200: {
           description: 'Matching attempts',
-          schema: z.object({
-            data: z.array(DeliveryViewSchema),
-            totalCount: z.number(),
-            capacity: z.number(),
-          }),
+          schema: lazySchema(() =>
+            z.object({
+              data: z.array(DeliveryViewSchema),
+              totalCount: z.number(),
+              capacity: z.number(),
+            })
+          ),
         },
       },
       handler(c, { query }) {
@@ -164,7 +168,9 @@ export function webhookRoutes(state: MockState): AnyRoute[] {
       responses: {
         202: {
           description: 'Queued: it goes out after this answer',
-          schema: z.object({ data: z.object({ eventId: z.string(), webhookId: z.string() }) }),
+          schema: lazySchema(() =>
+            z.object({ data: z.object({ eventId: z.string(), webhookId: z.string() }) })
+          ),
         },
         400: { description: 'A global endpoint without apiKey' },
         404: { description: 'No such endpoint' },

@@ -34,7 +34,7 @@ export function uiRoutes(state: MockState): AnyRoute[] {
       summary: "Trade ADMIN_TOKEN for the dashboard's HttpOnly cookie",
       tags,
       auth: 'admin',
-      body: z.object({ token: z.string().max(4096) }),
+      body: lazySchema(() => z.object({ token: z.string().max(4096) })),
       responses: {
         204: { description: 'The cookie is set' },
         401: { description: 'Not the token' },
@@ -47,7 +47,7 @@ export function uiRoutes(state: MockState): AnyRoute[] {
       summary: "The dashboard's script and style sheet",
       tags,
       auth: 'admin',
-      params: z.object({ name: z.string().max(64) }),
+      params: lazySchema(() => z.object({ name: z.string().max(64) })),
       responses: { 200: { description: 'The file' }, 404: { description: 'No such file' } },
       handler: async (c, { params }) => (await dashboard()).asset(c, params.name),
     }),

@@ -63,7 +63,7 @@ export const eventRoutes = [
     responses: {
       201: {
         description: 'One result per event, in order',
-        schema: z.object({ data: z.array(TriggerResultSchema) }),
+        schema: lazySchema(() => z.object({ data: z.array(TriggerResultSchema) })),
       },
     },
     handler(c, { env, body }) {
@@ -141,7 +141,7 @@ export const eventRoutes = [
     responses: {
       200: {
         description: 'Whether anything was canceled',
-        schema: z.object({ data: z.boolean() }),
+        schema: lazySchema(() => z.object({ data: z.boolean() })),
       },
     },
     handler: (c, { env, params }) =>

@@ -84,7 +84,7 @@ function changeOne(
     auth: 'apiKey',
     ...v2,
     params: NotificationParams,
-    body: z.record(z.string(), z.unknown()).optional() as z.ZodType<Obj>,
+    body: lazySchema(() => z.record(z.string(), z.unknown()).optional() as z.ZodType<Obj>),
     responses: { 200: { description: 'The notification, in data' } },
     handler(c, { env, params, body }) {
       const subscriber = subscriberOf(env, params.subscriberId)
@@ -113,7 +113,7 @@ function changeMany(
     auth: 'apiKey',
     ...v2,
     params: SubscriberParams,
-    body: z.record(z.string(), z.unknown()).optional() as z.ZodType<Obj>,
+    body: lazySchema(() => z.record(z.string(), z.unknown()).optional() as z.ZodType<Obj>),
     responses: { 204: { description: 'Done' } },
     handler(c, { env, params, body }) {
       const subscriber = subscriberOf(env, params.subscriberId)
@@ -164,15 +164,18 @@ export const inboxV2Routes = [
     auth: 'apiKey',
     ...v2,
     params: SubscriberParams,
-    query: z.object({
-      limit: field<number>(
-        'limit',
-        [max(100), min(1), isInt],
-        { type: 'integer', maximum: 100, default: 10 },
-        { optional: true }
-      ),
-      offset: field<number>('offset', [min(0), isInt], { type: 'integer' }, { optional: true }),
-    }) as z.ZodType<Obj>,
+    query: lazySchema(
+      () =>
+        z.object({
+          limit: field<number>(
+            'limit',
+            [max(100), min(1), isInt],
+            { type: 'integer', maximum: 100, default: 10 },
+            { optional: true }
+          ),
+          offset: field<number>('offset', [min(0), isInt], { type: 'integer' }, { optional: true }),
+        }) as z.ZodType<Obj>
+    ),
     numericQuery: ['limit', 'offset'],
     responses: { 200: { description: '{data, hasMore, filter}, not wrapped' } },
     handler(c, { env, params, query }) {

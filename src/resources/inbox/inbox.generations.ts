@@ -66,11 +66,13 @@ export function splitMessageIds(messageId: unknown): string[] {
 }
 
 export const inbox2024: InboxRules = {
-  feedQuery: feedQuery(pageChecks([])),
+  feedQuery: lazySchema(() => feedQuery(pageChecks([]))),
   negativePage: () => {
     throw new InternalError('MongoDB refuses a negative skip')
   },
-  markAsBody: z.object({ messageId: z.unknown().optional(), markAs }) as InboxRules['markAsBody'],
+  markAsBody: lazySchema(
+    () => z.object({ messageId: z.unknown().optional(), markAs }) as InboxRules['markAsBody']
+  ),
   markAsIds: splitMessageIds,
   markAsAnswersForeign: true,
   markAsDocument: (m) => m,
@@ -79,14 +81,16 @@ export const inbox2024: InboxRules = {
 }
 
 export const inbox2026: InboxRules = {
-  feedQuery: feedQuery(pageChecks([min(0)])),
+  feedQuery: lazySchema(() => feedQuery(pageChecks([min(0)]))),
   negativePage: () => undefined,
-  markAsBody: z.object({
-    messageId: field<unknown>('messageId', [isDefined, isIdOrIds], {
-      oneOf: [{ type: 'string' }, { type: 'array' }],
-    }),
-    markAs,
-  }),
+  markAsBody: lazySchema(() =>
+    z.object({
+      messageId: field<unknown>('messageId', [isDefined, isIdOrIds], {
+        oneOf: [{ type: 'string' }, { type: 'array' }],
+      }),
+      markAs,
+    })
+  ),
   markAsIds: (messageId) => ([] as unknown[]).concat(messageId).map(String),
   markAsAnswersForeign: false,
   markAsDocument(m) {

@@ -162,13 +162,16 @@ export const inboxRoutes = [
     tags,
     auth: 'apiKey',
     params: SubscriberParams,
-    body: z.object({
-      messageId: z.unknown().optional(),
-      mark: z.unknown().optional(),
-    }) as z.ZodType<{
-      messageId?: unknown
-      mark?: Obj
-    }>,
+    body: lazySchema(
+      () =>
+        z.object({
+          messageId: z.unknown().optional(),
+          mark: z.unknown().optional(),
+        }) as z.ZodType<{
+          messageId?: unknown
+          mark?: Obj
+        }>
+    ),
     responses: { 201: { description: 'The messages, in data' } },
     handler(c, { env, params, body }) {
       const rules = env.generation.inbox
@@ -203,7 +206,7 @@ export const inboxRoutes = [
     tags,
     auth: 'apiKey',
     params: SubscriberParams,
-    body: z.record(z.string(), z.unknown()),
+    body: lazySchema(() => z.record(z.string(), z.unknown())),
     responses: { 201: { description: 'How many changed, in data' } },
     handler(c, { env, params, body }) {
       if (body.markAs === undefined || body.markAs === null)
@@ -245,15 +248,18 @@ export const inboxRoutes = [
     tags,
     auth: 'apiKey',
     params: ActionParams,
-    body: z.object({
-      status: z.unknown().superRefine((v, ctx) => {
-        if (v === undefined || v === null)
-          ctx.addIssue({ code: 'custom', message: 'status should not be null or undefined' })
-        if (typeof v !== 'string')
-          ctx.addIssue({ code: 'custom', message: 'status must be a string' })
-      }),
-      payload: z.unknown().optional(),
-    }) as z.ZodType<{ status: string; payload?: unknown }>,
+    body: lazySchema(
+      () =>
+        z.object({
+          status: z.unknown().superRefine((v, ctx) => {
+            if (v === undefined || v === null)
+              ctx.addIssue({ code: 'custom', message: 'status should not be null or undefined' })
+            if (typeof v !== 'string')
+              ctx.addIssue({ code: 'custom', message: 'status must be a string' })
+          }),
+          payload: z.unknown().optional(),
+        }) as z.ZodType<{ status: string; payload?: unknown }>
+    ),
     responses: { 201: { description: 'The message, in data' } },
     handler(c, { env, params, body }) {
       const { messageId, type } = params

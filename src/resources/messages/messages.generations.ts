@@ -4,6 +4,7 @@ import { httpError, notFound, type ApiError } from '../../errors.js'
 import { field } from '../../http/validate.js'
 import { isEnum } from '../../http/rules.js'
 import type { MessageSubscriber } from './messages.store.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /** How the message routes differ between generations. */
 export interface MessagesRules {
@@ -28,7 +29,7 @@ const channelQuery = (channels: readonly string[]) =>
 
 export const messages2024: MessagesRules = {
   channels: CHANNELS,
-  deleteByTransactionQuery: channelQuery(CHANNELS),
+  deleteByTransactionQuery: lazySchema(() => channelQuery(CHANNELS)),
   subscriber: ({ _id, firstName, lastName, avatar, subscriberId }) => ({
     _id,
     firstName,
@@ -43,7 +44,7 @@ export const messages2024: MessagesRules = {
 
 export const messages2026: MessagesRules = {
   channels: CHANNELS_WITH_TOOL,
-  deleteByTransactionQuery: channelQuery(CHANNELS_WITH_TOOL),
+  deleteByTransactionQuery: lazySchema(() => channelQuery(CHANNELS_WITH_TOOL)),
   // The population widened so that @novu/api's SubscriberResponseDto parses.
   subscriber: (s) => ({
     _id: s._id,

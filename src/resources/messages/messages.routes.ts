@@ -11,6 +11,7 @@ import {
   MessageListSchema,
   TransactionParamsSchema,
 } from './messages.schemas.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Messages']
 const MAX_MESSAGE_LIMIT = 1000
@@ -113,9 +114,11 @@ export const messageRoutes = [
     responses: {
       200: {
         description: 'Deleted',
-        schema: z.object({
-          data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
-        }),
+        schema: lazySchema(() =>
+          z.object({
+            data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
+          })
+        ),
       },
       404: { description: 'No such message' },
     },

@@ -10,6 +10,7 @@ import {
   GroupIdParamsSchema,
   NotificationGroupSchema,
 } from './notification-groups.schemas.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 const tags = ['Workflow groups']
 // A document read one at a time carries Mongoose's `id` virtual; a lean list does not.
@@ -30,7 +31,7 @@ export const notificationGroupRoutes = [
     responses: {
       200: {
         description: 'Every group, in creation order',
-        schema: z.object({ data: z.array(NotificationGroupSchema) }),
+        schema: lazySchema(() => z.object({ data: z.array(NotificationGroupSchema) })),
       },
     },
     handler: (c, { env }) => json(c, 200, { data: env.groups.list() }),
@@ -43,7 +44,10 @@ export const notificationGroupRoutes = [
     auth: 'apiKey',
     body: CreateGroupBodySchema,
     responses: {
-      201: { description: 'The new group', schema: z.object({ data: NotificationGroupSchema }) },
+      201: {
+        description: 'The new group',
+        schema: lazySchema(() => z.object({ data: NotificationGroupSchema })),
+      },
     },
     handler(c, { env, body }) {
       const now = env.now()
@@ -70,7 +74,10 @@ export const notificationGroupRoutes = [
     auth: 'apiKey',
     params: GroupIdParamsSchema,
     responses: {
-      200: { description: 'The group', schema: z.object({ data: NotificationGroupSchema }) },
+      200: {
+        description: 'The group',
+        schema: lazySchema(() => z.object({ data: NotificationGroupSchema })),
+      },
       404: { description: 'No such group: message "Not Found", no error key' },
     },
     handler(c, { env, params }) {

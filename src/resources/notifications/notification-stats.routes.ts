@@ -3,6 +3,7 @@ import { CommandValidationError } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { json } from '../../http/respond.js'
 import type { Environment } from '../../tenancy/environment.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /**
  * GET /v1/notifications/stats and /graph/stats: counts of the environment's notifications (one
@@ -79,7 +80,9 @@ export const notificationStatsRoutes = [
     summary: 'Notifications per day and channel over the last days (32 by default)',
     tags,
     auth: 'apiKey',
-    query: z.object({ days: z.unknown().optional().meta({ type: 'integer', default: 32 }) }),
+    query: lazySchema(() =>
+      z.object({ days: z.unknown().optional().meta({ type: 'integer', default: 32 }) })
+    ),
     responses: {
       200: { description: 'One item a day: {_id, count, templates, channels}, in data' },
     },

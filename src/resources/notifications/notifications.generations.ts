@@ -12,6 +12,7 @@ import { isInt, max, min, type Check } from '../../http/rules.js'
 import type { Environment } from '../../tenancy/environment.js'
 import type { Notification } from './notifications.store.js'
 import { feedItem2024, feedItem2026 } from './notifications.render.js'
+import { lazySchema } from '../../lazy-schema.js'
 
 /** The list query as the route reads it: strings, or arrays when a name repeats. */
 export interface FeedQuery {
@@ -108,20 +109,23 @@ const listDoc = (description: string) => ({
 })
 
 const FILTERS = {
-  channels: z.unknown().optional().meta(listDoc('channel types; any of them')),
-  templates: z.unknown().optional().meta(listDoc('workflow ids')),
-  emails: z.unknown().optional().meta(listDoc("subscribers' email addresses")),
-  search: z.unknown().optional().meta({ type: 'string', deprecated: true }),
-  subscriberIds: z.unknown().optional().meta(listDoc('subscriberIds')),
+  channels: lazySchema(() => z.unknown().optional().meta(listDoc('channel types; any of them'))),
+  templates: lazySchema(() => z.unknown().optional().meta(listDoc('workflow ids'))),
+  emails: lazySchema(() => z.unknown().optional().meta(listDoc("subscribers' email addresses"))),
+  search: lazySchema(() => z.unknown().optional().meta({ type: 'string', deprecated: true })),
+  subscriberIds: lazySchema(() => z.unknown().optional().meta(listDoc('subscriberIds'))),
 }
 
 export const notifications2024: NotificationsRules = {
   // Nothing in the older DTO is validated; the command checks what the controller made.
-  listQuery: z.object({
-    ...FILTERS,
-    page: z.unknown().optional().meta({ type: 'number', default: 0 }),
-    transactionId: z.unknown().optional().meta({ type: 'string' }),
-  }) as z.ZodType<FeedQuery>,
+  listQuery: lazySchema(
+    () =>
+      z.object({
+        ...FILTERS,
+        page: z.unknown().optional().meta({ type: 'number', default: 0 }),
+        transactionId: z.unknown().optional().meta({ type: 'string' }),
+      }) as z.ZodType<FeedQuery>
+  ),
   command(query) {
     const command: FeedCommand = {
       page: query.page ? Number(query.page) : 0,
@@ -184,22 +188,28 @@ function checkDate(value: unknown, name: 'after' | 'before'): string | undefined
 }
 
 export const notifications2026: NotificationsRules = {
-  listQuery: z.object({
-    ...FILTERS,
-    severity: z.unknown().optional().meta(listDoc('severity levels')),
-    page: numeric('page', [min(0), isInt], numberDoc({ minimum: 0, default: 0 })),
-    limit: numeric(
-      'limit',
-      [max(50), min(1), isInt],
-      numberDoc({ minimum: 1, maximum: 50, default: 10 })
-    ),
-    transactionId: z.unknown().optional().meta(listDoc('transaction ids')),
-    topicKey: z.unknown().optional().meta({ type: 'string' }),
-    subscriptionId: z.unknown().optional().meta({ type: 'string', description: 'not simulated' }),
-    contextKeys: z.unknown().optional().meta(listDoc('not simulated')),
-    after: z.unknown().optional().meta({ type: 'string', format: 'date-time' }),
-    before: z.unknown().optional().meta({ type: 'string', format: 'date-time' }),
-  }) as z.ZodType<FeedQuery>,
+  listQuery: lazySchema(
+    () =>
+      z.object({
+        ...FILTERS,
+        severity: z.unknown().optional().meta(listDoc('severity levels')),
+        page: numeric('page', [min(0), isInt], numberDoc({ minimum: 0, default: 0 })),
+        limit: numeric(
+          'limit',
+          [max(50), min(1), isInt],
+          numberDoc({ minimum: 1, maximum: 50, default: 10 })
+        ),
+        transactionId: z.unknown().optional().meta(listDoc('transaction ids')),
+        topicKey: z.unknown().optional().meta({ type: 'string' }),
+        subscriptionId: z
+          .unknown()
+          .optional()
+          .meta({ type: 'string', description: 'not simulated' }),
+        contextKeys: z.unknown().optional().meta(listDoc('not simulated')),
+        after: z.unknown().optional().meta({ type: 'string', format: 'date-time' }),
+        before: z.unknown().optional().meta({ type: 'string', format: 'date-time' }),
+      }) as z.ZodType<FeedQuery>
+  ),
   command(query) {
     const command: FeedCommand = {
       page: query.page === undefined ? 0 : (query.page as number),

@@ -106,9 +106,11 @@ export interface SubscriberChannelsRules {
 }
 
 export const subscriberChannels2024: SubscriberChannelsRules = {
-  credentialsBody: credentialsBody([isString]) as unknown as z.ZodType<Obj>,
-  onlineBody: OnlineBody as unknown as z.ZodType<Obj>,
-  bulkBody: bulkBody(subscribersV1_2024.createBody, true) as unknown as z.ZodType<Obj>,
+  credentialsBody: lazySchema(() => credentialsBody([isString]) as unknown as z.ZodType<Obj>),
+  onlineBody: lazySchema(() => OnlineBody as unknown as z.ZodType<Obj>),
+  bulkBody: lazySchema(
+    () => bulkBody(subscribersV1_2024.createBody, true) as unknown as z.ZodType<Obj>
+  ),
   bulkTooMany: () => undefined,
   maxDeviceTokens: undefined,
   deleteCredentialsUnknown: (id) => httpError(404, `Subscriber not found for id ${id}`),
@@ -116,9 +118,11 @@ export const subscriberChannels2024: SubscriberChannelsRules = {
 }
 
 export const subscriberChannels2026: SubscriberChannelsRules = {
-  credentialsBody: credentialsBody([providerEnum]) as unknown as z.ZodType<Obj>,
-  onlineBody: OnlineBody as unknown as z.ZodType<Obj>,
-  bulkBody: bulkBody(subscribersV1_2026.createBody, false) as unknown as z.ZodType<Obj>,
+  credentialsBody: lazySchema(() => credentialsBody([providerEnum]) as unknown as z.ZodType<Obj>),
+  onlineBody: lazySchema(() => OnlineBody as unknown as z.ZodType<Obj>),
+  bulkBody: lazySchema(
+    () => bulkBody(subscribersV1_2026.createBody, false) as unknown as z.ZodType<Obj>
+  ),
   bulkTooMany: (count) =>
     count > MAX_BULK_SUBSCRIBERS
       ? new CommandValidationError('BulkCreateSubscribersCommand', [

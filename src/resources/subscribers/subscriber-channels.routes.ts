@@ -72,7 +72,7 @@ export const subscriberChannelRoutes = [
     summary: "Remove every channel of a provider from a subscriber's credentials",
     tags,
     auth: 'apiKey',
-    params: z.object({ subscriberId: z.string(), providerId: z.string() }),
+    params: lazySchema(() => z.object({ subscriberId: z.string(), providerId: z.string() })),
     responses: {
       204: { description: 'Removed (also when the subscriber had none of that provider)' },
       404: { description: 'No such subscriber' },

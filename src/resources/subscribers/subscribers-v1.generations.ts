@@ -48,14 +48,14 @@ const Create2024 = lazySchema(() =>
 
 /** Later servers: the subclass's `subscriberId` and `channels`, then the base fields (null allowed). */
 const BASE_FIELDS_2026 = {
-  firstName: text('firstName', [isString], true),
-  lastName: text('lastName', [isString], true),
-  email: text('email', [isEmail], true),
-  phone: text('phone', [isString], true),
-  avatar: text('avatar', [isString], true),
-  locale: text('locale', [isLocale], true),
-  timezone: text('timezone', [isTimeZone], true),
-  data: dataField([isObject]),
+  firstName: lazySchema(() => text('firstName', [isString], true)),
+  lastName: lazySchema(() => text('lastName', [isString], true)),
+  email: lazySchema(() => text('email', [isEmail], true)),
+  phone: lazySchema(() => text('phone', [isString], true)),
+  avatar: lazySchema(() => text('avatar', [isString], true)),
+  locale: lazySchema(() => text('locale', [isLocale], true)),
+  timezone: lazySchema(() => text('timezone', [isTimeZone], true)),
+  data: lazySchema(() => dataField([isObject])),
 }
 
 const Create2026 = lazySchema(() =>
@@ -110,16 +110,16 @@ export interface SubscribersV1Rules {
 }
 
 export const subscribersV1_2024: SubscribersV1Rules = {
-  createBody: Create2024 as unknown as z.ZodType<Obj>,
-  updateBody: Update2024 as unknown as z.ZodType<Obj>,
+  createBody: lazySchema(() => Create2024 as unknown as z.ZodType<Obj>),
+  updateBody: lazySchema(() => Update2024 as unknown as z.ZodType<Obj>),
   createCommand: 'CreateSubscriberCommand',
   softDelete: true,
   deleteUnknown: (id) => httpError(404, `Subscriber not found for id ${id}`),
 }
 
 export const subscribersV1_2026: SubscribersV1Rules = {
-  createBody: Create2026 as unknown as z.ZodType<Obj>,
-  updateBody: Update2026 as unknown as z.ZodType<Obj>,
+  createBody: lazySchema(() => Create2026 as unknown as z.ZodType<Obj>),
+  updateBody: lazySchema(() => Update2026 as unknown as z.ZodType<Obj>),
   createCommand: 'CreateOrUpdateSubscriberCommand',
   softDelete: false,
   deleteUnknown: (id) =>

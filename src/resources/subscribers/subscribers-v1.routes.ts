@@ -111,7 +111,7 @@ export const subscriberV1Routes = [
     summary: 'Get a subscriber by subscriberId',
     tags,
     auth: 'apiKey',
-    params: z.object({ subscriberId: z.string() }),
+    params: lazySchema(() => z.object({ subscriberId: z.string() })),
     responses: {
       200: { description: 'The subscriber, in data' },
       404: { description: 'No such subscriber' },
@@ -128,7 +128,7 @@ export const subscriberV1Routes = [
     summary: 'Update a subscriber (subscriberId and channels in the body are ignored)',
     tags,
     auth: 'apiKey',
-    params: z.object({ subscriberId: z.string() }),
+    params: lazySchema(() => z.object({ subscriberId: z.string() })),
     body: (g) => g.subscribersV1.updateBody as z.ZodType<Body>,
     responses: {
       200: { description: 'The subscriber with the changes, in data' },
@@ -160,13 +160,15 @@ export const subscriberV1Routes = [
     summary: 'Delete a subscriber and its topic subscriptions (its messages stay)',
     tags,
     auth: 'apiKey',
-    params: z.object({ subscriberId: z.string() }),
+    params: lazySchema(() => z.object({ subscriberId: z.string() })),
     responses: {
       200: {
         description: 'Deleted',
-        schema: z.object({
-          data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
-        }),
+        schema: lazySchema(() =>
+          z.object({
+            data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
+          })
+        ),
       },
       404: { description: 'No such subscriber' },
     },

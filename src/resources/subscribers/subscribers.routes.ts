@@ -150,12 +150,14 @@ export const subscriberRoutes = [
     tags,
     auth: 'apiKey',
     ...v2,
-    query: z.object({
-      failIfExists: z.unknown().optional().meta({
-        type: 'boolean',
-        description: 'only `true` refuses an existing subscriberId (409)',
-      }),
-    }),
+    query: lazySchema(() =>
+      z.object({
+        failIfExists: z.unknown().optional().meta({
+          type: 'boolean',
+          description: 'only `true` refuses an existing subscriberId (409)',
+        }),
+      })
+    ),
     body: CreateSubscriberBodySchema,
     responses: {
       201: { description: 'Created or updated', schema: wrapped },
@@ -246,9 +248,11 @@ export const subscriberRoutes = [
     responses: {
       200: {
         description: 'Deleted',
-        schema: z.object({
-          data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
-        }),
+        schema: lazySchema(() =>
+          z.object({
+            data: z.object({ acknowledged: z.literal(true), status: z.literal('deleted') }),
+          })
+        ),
       },
       404: { description: 'No such subscriber' },
     },

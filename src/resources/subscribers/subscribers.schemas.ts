@@ -13,18 +13,24 @@ const nullableText = (property: string, checks: Check[], doc: Record<string, unk
  * in its declaration order (the order class-validator reports them in, after the subclass's).
  */
 const baseFields = {
-  firstName: nullableText('firstName', [isString], {}),
-  lastName: nullableText('lastName', [isString], {}),
-  email: nullableText('email', [isEmail], { format: 'email' }),
-  phone: nullableText('phone', [isString], {}),
-  avatar: nullableText('avatar', [isString], {}),
-  locale: nullableText('locale', [isLocale], { description: 'a language tag: en, en-US, en_US' }),
-  timezone: nullableText('timezone', [isTimeZone], { description: 'an IANA time zone' }),
-  data: field<Record<string, unknown> | null>(
-    'data',
-    [isObject],
-    { type: ['object', 'null'], additionalProperties: true },
-    { optional: true }
+  firstName: lazySchema(() => nullableText('firstName', [isString], {})),
+  lastName: lazySchema(() => nullableText('lastName', [isString], {})),
+  email: lazySchema(() => nullableText('email', [isEmail], { format: 'email' })),
+  phone: lazySchema(() => nullableText('phone', [isString], {})),
+  avatar: lazySchema(() => nullableText('avatar', [isString], {})),
+  locale: lazySchema(() =>
+    nullableText('locale', [isLocale], { description: 'a language tag: en, en-US, en_US' })
+  ),
+  timezone: lazySchema(() =>
+    nullableText('timezone', [isTimeZone], { description: 'an IANA time zone' })
+  ),
+  data: lazySchema(() =>
+    field<Record<string, unknown> | null>(
+      'data',
+      [isObject],
+      { type: ['object', 'null'], additionalProperties: true },
+      { optional: true }
+    )
   ),
 }
 

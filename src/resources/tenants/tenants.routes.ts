@@ -96,7 +96,7 @@ export const tenantRoutes = [
     summary: 'Create a tenant',
     tags,
     auth: 'apiKey',
-    body: z.record(z.string(), z.unknown()),
+    body: lazySchema(() => z.record(z.string(), z.unknown())),
     responses: { 201: { description: 'The tenant, in data' } },
     handler(c, { env, body }) {
       assertTenantsAvailable(env)
@@ -126,11 +126,13 @@ export const tenantRoutes = [
     tags,
     auth: 'apiKey',
     params: IdentifierParams,
-    body: z.object({
-      identifier: optionalText('identifier'),
-      name: optionalText('name'),
-      data: z.unknown().optional(),
-    }),
+    body: lazySchema(() =>
+      z.object({
+        identifier: optionalText('identifier'),
+        name: optionalText('name'),
+        data: z.unknown().optional(),
+      })
+    ),
     responses: { 200: { description: 'The tenant, in data' } },
     handler(c, { env, params, body }) {
       assertTenantsAvailable(env)

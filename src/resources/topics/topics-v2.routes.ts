@@ -152,7 +152,7 @@ export const topicV2Routes = [
     responses: {
       200: {
         description: 'Deleted',
-        schema: z.object({ data: z.object({ acknowledged: z.literal(true) }) }),
+        schema: lazySchema(() => z.object({ data: z.object({ acknowledged: z.literal(true) }) })),
       },
       404: { description: 'No topic with this key' },
     },

@@ -48,11 +48,13 @@ const pageSizeDoc = { type: 'integer', minimum: 0, maximum: MAX_TOPIC_PAGE_SIZE,
 
 export const topics2024: TopicsRules = {
   // Upstream reports Min before IsInt for each property, and page before pageSize.
-  listQuery: z.object({
-    page: field<number>('page', [min(0), isInt], pageDoc, { optional: true }),
-    pageSize: field<number>('pageSize', [min(0), isInt], pageSizeDoc, { optional: true }),
-    key: keyField,
-  }),
+  listQuery: lazySchema(() =>
+    z.object({
+      page: field<number>('page', [min(0), isInt], pageDoc, { optional: true }),
+      pageSize: field<number>('pageSize', [min(0), isInt], pageSizeDoc, { optional: true }),
+      key: keyField,
+    })
+  ),
   paging({ page = 0, pageSize = 10 }) {
     // The typo is upstream's.
     if (pageSize > MAX_TOPIC_PAGE_SIZE) throw badRequest('Page size can not be larger then 10')
@@ -86,17 +88,19 @@ const PAGE_CHECKS: Record<'page' | 'pageSize', Check[]> = {
 
 export const topics2026: TopicsRules = {
   // The DTO only turns page and pageSize into numbers; FilterTopicsCommand checks them.
-  listQuery: z.object({
-    page: z.unknown().optional().meta(pageDoc) as z.ZodType<number | undefined>,
-    pageSize: z.unknown().optional().meta(pageSizeDoc) as z.ZodType<number | undefined>,
-    key: keyField,
-    name: field<string>(
-      'name',
-      [isString],
-      { type: 'string', description: 'exact, case-sensitive name' },
-      { optional: true }
-    ),
-  }),
+  listQuery: lazySchema(() =>
+    z.object({
+      page: z.unknown().optional().meta(pageDoc) as z.ZodType<number | undefined>,
+      pageSize: z.unknown().optional().meta(pageSizeDoc) as z.ZodType<number | undefined>,
+      key: keyField,
+      name: field<string>(
+        'name',
+        [isString],
+        { type: 'string', description: 'exact, case-sensitive name' },
+        { optional: true }
+      ),
+    })
+  ),
   paging(query) {
     const violations: FieldViolation[] = []
     for (const property of ['page', 'pageSize'] as const) {

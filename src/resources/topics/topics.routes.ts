@@ -103,7 +103,9 @@ export const topicRoutes = [
     responses: {
       201: {
         description: 'Created: only its id and key',
-        schema: z.object({ data: z.object({ _id: z.string(), key: z.string() }) }),
+        schema: lazySchema(() =>
+          z.object({ data: z.object({ _id: z.string(), key: z.string() }) })
+        ),
       },
       409: { description: 'The key is taken' },
     },
@@ -184,12 +186,14 @@ export const topicRoutes = [
     responses: {
       200: {
         description: 'Who was added, and who does not exist (`failed` only then)',
-        schema: z.object({
-          data: z.object({
-            succeeded: z.array(z.string()),
-            failed: z.object({ notFound: z.array(z.unknown()) }).optional(),
-          }),
-        }),
+        schema: lazySchema(() =>
+          z.object({
+            data: z.object({
+              succeeded: z.array(z.string()),
+              failed: z.object({ notFound: z.array(z.unknown()) }).optional(),
+            }),
+          })
+        ),
       },
     },
     handler(c, { env, params, body }) {
@@ -238,7 +242,10 @@ export const topicRoutes = [
     auth: 'apiKey',
     params: TopicMemberParamsSchema,
     responses: {
-      200: { description: 'The membership', schema: z.object({ data: z.looseObject({}) }) },
+      200: {
+        description: 'The membership',
+        schema: lazySchema(() => z.object({ data: z.looseObject({}) })),
+      },
       404: { description: 'Not a member' },
     },
     handler(c, { env, params }) {

@@ -97,24 +97,30 @@ const queryText = (property: string, description: string) =>
   field<string>(property, [isString], { type: 'string', description }, { optional: true })
 
 const cursorQuery = {
-  after: queryText('after', 'the `next` of a page: the items after it'),
-  before: queryText('before', 'the `previous` of a page: the items before it'),
+  after: lazySchema(() => queryText('after', 'the `next` of a page: the items after it')),
+  before: lazySchema(() => queryText('before', 'the `previous` of a page: the items before it')),
   // @Transform(Number) then @Max(100): NaN fails it too; Min(1) is the command's.
-  limit: field<number>(
-    'limit',
-    [max(100)],
-    { type: 'number', minimum: 1, maximum: 100, default: 10 },
-    { optional: true }
+  limit: lazySchema(() =>
+    field<number>(
+      'limit',
+      [max(100)],
+      { type: 'number', minimum: 1, maximum: 100, default: 10 },
+      { optional: true }
+    )
   ),
-  orderDirection: z
-    .unknown()
-    .optional()
-    .meta({ type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' }),
-  orderBy: queryText('orderBy', 'a field of the document; `_id` by default'),
-  includeCursor: z
-    .unknown()
-    .optional()
-    .meta({ type: 'string', enum: ['true', 'false'], description: 'only `true` includes it' }),
+  orderDirection: lazySchema(() =>
+    z
+      .unknown()
+      .optional()
+      .meta({ type: 'string', enum: ['ASC', 'DESC'], default: 'DESC' })
+  ),
+  orderBy: lazySchema(() => queryText('orderBy', 'a field of the document; `_id` by default')),
+  includeCursor: lazySchema(() =>
+    z
+      .unknown()
+      .optional()
+      .meta({ type: 'string', enum: ['true', 'false'], description: 'only `true` includes it' })
+  ),
 }
 
 export interface CursorQuery {
