@@ -59,6 +59,8 @@ test('npm pack from a clone without dist/ builds dist/ first and ships it', () =
   expect(packed).toContain('dist/novu-mock.mjs')
   expect(packed).toContain('dist/index.js')
   expect(packed).toContain('dist/index.d.ts')
+  // What a start on a built-in scenario reads instead of checking it (src/scenarios/proven.ts).
+  expect(packed).toContain('fixtures/proven/scenarios/default.json')
 })
 
 test(
