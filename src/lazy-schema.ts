@@ -6,7 +6,9 @@ import { z } from 'zod'
  * start-up reaches few of them (the first request, the options). `z.lazy` builds once and then
  * delegates, so validation, messages and the JSON Schema of the OpenAPI document stay the same.
  */
-export const lazySchema = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> => z.lazy(build)
+export const lazySchema = <T extends z.ZodType>(build: () => T): z.ZodLazy<T> =>
+  // Memoised here too: zod's own cache serves parsing, but `unwrap()` calls the getter again.
+  z.lazy(once(build))
 
 /** The schema a lazy one stands for (built now), or the schema itself. */
 export function unwrapLazy(schema: z.ZodType): z.ZodType {
