@@ -115,11 +115,14 @@ const keyBytes = (key: unknown) => (typeof key === 'string' ? textBytes(key) : 0
 const ENTRY_OVERHEAD = 96
 
 interface Slot<K, V> {
-  readonly part: unknown
+  readonly part: object | undefined
   readonly key: K
   value: V
   bytes: number
   scope: object | undefined
+  /** Its neighbours in the order of use: a use relinks two slots, no set is hashed. */
+  older: Slot<K, V> | undefined
+  newer: Slot<K, V> | undefined
 }
 
 /** The byte bound of a cache that names none: enough for a few hundred small entries. */
@@ -129,8 +132,11 @@ export interface BoundedOptions<K, V> {
   maxEntries: number
   /** 1 MB unless told: every cache is bounded in bytes, its keys included. */
   maxBytes?: number
-  /** The value's bytes (its key is counted besides); 0 by default. */
-  sizeOf?: (value: V, key: K) => number
+  /**
+   * The value's bytes (its key is counted besides, as `keyBytes`, which a size made from the
+   * key's length can use instead of measuring it again); 0 by default.
+   */
+  sizeOf?: (value: V, key: K, keyBytes: number) => number
   /** An entry larger than this is not kept (a quarter of maxBytes by default). */
   maxEntryBytes?: number
 }
@@ -140,13 +146,15 @@ export interface BoundedOptions<K, V> {
  * `part` (see `partOf`): a text looked up in its part costs no concatenation of the two.
  */
 export class BoundedCache<K, V> {
-  private readonly parts = new Map<unknown, Map<K, Slot<K, V>>>()
-  /** Every slot, least recently used first. */
-  private readonly order = new Set<Slot<K, V>>()
+  /** The keys stored in no part: most caches have no other, and a lookup costs one Map's. */
+  private readonly plain = new Map<K, Slot<K, V>>()
+  private readonly parts = new Map<object, Map<K, Slot<K, V>>>()
+  /** The ends of the order of use, a list through the slots: the first out, the last used. */
+  private oldest: Slot<K, V> | undefined
+  private newest: Slot<K, V> | undefined
+  private count = 0
   private readonly scoped = new Map<object, Set<Slot<K, V>>>()
   private held = 0
-  /** The most recently used slot: a hit on it moves nothing (a path matched against every rule). */
-  private newest: Slot<K, V> | undefined
   private hits = 0
   private misses = 0
   /** Turned off by name (`setCachesOff`). */
@@ -174,26 +182,30 @@ export class BoundedCache<K, V> {
     })
   }
 
+  private keysIn(part: object | undefined) {
+    return part === undefined ? this.plain : this.parts.get(part)
+  }
+
   /** The value kept for `key` (in `part`), now the most recently used; undefined when none (or caches are off). */
   get(key: K, part?: object): V | undefined {
     if (!enabled || this.off) return undefined
-    const slot = this.parts.get(part)?.get(key)
+    const slot = this.keysIn(part)?.get(key)
     if (!slot) {
       this.misses++
       return undefined
     }
     this.hits++
+    // The most recently used (a path matched against every rule) stays where it is.
     if (this.newest !== slot) {
-      this.order.delete(slot)
-      this.order.add(slot)
-      this.newest = slot
+      this.unlink(slot)
+      this.link(slot)
     }
     return slot.value
   }
 
   /** Whether `key` is kept, without using it. */
   has(key: K, part?: object): boolean {
-    return enabled && !this.off && this.parts.get(part)?.has(key) === true
+    return enabled && !this.off && this.keysIn(part)?.has(key) === true
   }
 
   /**
@@ -203,25 +215,28 @@ export class BoundedCache<K, V> {
    */
   set(key: K, value: V, scope?: object, part?: object): V {
     if (!enabled || this.off) return value
-    this.delete(key, part)
-    const bytes = ENTRY_OVERHEAD + keyBytes(key) + (this.options.sizeOf?.(value, key) ?? 0)
+    let keys = this.keysIn(part)
+    const before = keys?.get(key)
+    if (before) {
+      this.drop(before)
+      keys = this.keysIn(part)
+    }
+    const ownBytes = keyBytes(key)
+    const bytes = ENTRY_OVERHEAD + ownBytes + (this.options.sizeOf?.(value, key, ownBytes) ?? 0)
     if (bytes > this.maxEntryBytes) return value
-    const slot: Slot<K, V> = { part, key, value, bytes, scope }
-    let keys = this.parts.get(part)
-    if (!keys) this.parts.set(part, (keys = new Map()))
+    const slot: Slot<K, V> = { part, key, value, bytes, scope, older: undefined, newer: undefined }
+    if (!keys) this.parts.set(part as object, (keys = new Map()))
     keys.set(key, slot)
-    this.order.add(slot)
-    this.newest = slot
+    this.link(slot)
+    this.count++
     this.held += bytes
     if (scope) {
       let slots = this.scoped.get(scope)
       if (!slots) this.scoped.set(scope, (slots = new Set()))
       slots.add(slot)
     }
-    for (const oldest of this.order) {
-      if (this.order.size <= this.maxEntries && this.held <= this.maxBytes) break
-      this.drop(oldest)
-    }
+    while (this.oldest && (this.count > this.maxEntries || this.held > this.maxBytes))
+      this.drop(this.oldest)
     return value
   }
 
@@ -232,17 +247,35 @@ export class BoundedCache<K, V> {
   }
 
   delete(key: K, part?: object) {
-    const slot = this.parts.get(part)?.get(key)
+    const slot = this.keysIn(part)?.get(key)
     if (slot) this.drop(slot)
   }
 
+  /** Puts `slot` last in the order of use. */
+  private link(slot: Slot<K, V>) {
+    slot.older = this.newest
+    slot.newer = undefined
+    if (this.newest) this.newest.newer = slot
+    else this.oldest = slot
+    this.newest = slot
+  }
+
+  private unlink(slot: Slot<K, V>) {
+    const { older, newer } = slot
+    if (older) older.newer = newer
+    else this.oldest = newer
+    if (newer) newer.older = older
+    else this.newest = older
+    slot.older = slot.newer = undefined
+  }
+
   private drop(slot: Slot<K, V>) {
-    const keys = this.parts.get(slot.part)
+    const keys = this.keysIn(slot.part)
     if (keys?.get(slot.key) !== slot) return
     keys.delete(slot.key)
-    if (keys.size === 0) this.parts.delete(slot.part)
-    this.order.delete(slot)
-    if (this.newest === slot) this.newest = undefined
+    if (keys.size === 0 && slot.part !== undefined) this.parts.delete(slot.part)
+    this.unlink(slot)
+    this.count--
     this.held -= slot.bytes
     if (slot.scope) {
       const slots = this.scoped.get(slot.scope)
@@ -252,9 +285,10 @@ export class BoundedCache<K, V> {
   }
 
   clear() {
+    this.plain.clear()
     this.parts.clear()
-    this.order.clear()
-    this.newest = undefined
+    this.oldest = this.newest = undefined
+    this.count = 0
     this.scoped.clear()
     this.held = 0
   }
@@ -269,7 +303,7 @@ export class BoundedCache<K, V> {
     return {
       name: this.name,
       kind: 'bounded',
-      entries: this.order.size,
+      entries: this.count,
       bytes: this.held,
       maxEntries: this.maxEntries,
       maxBytes: this.maxBytes,

@@ -4,7 +4,6 @@ import { badRequest, ClientClosedError } from '../errors.js'
 import type { AppEnv } from '../app-env.js'
 import { noteOnRequest } from './notes.js'
 import { textMemo } from './text-memo.js'
-import { deepFreeze } from '../objects.js'
 
 const SMALL_BODY_LIMIT = 100 * 1024
 /** The control plane's own limit, whatever the generation. */
@@ -138,10 +137,8 @@ async function readJson(c: Context<AppEnv>, shared: boolean) {
   c.set('body', shared ? parsedOnce(text) : parseJson(text))
 }
 
-/** A body parsed once per text (text-memo.ts), frozen, for routes that share it. */
+/** A body parsed once per text sent again (text-memo.ts), frozen, for routes that share it. */
 function parsedOnce(text: string): unknown {
   const memo = textMemo(text)
-  if (!memo) return parseJson(text)
-  if (memo.parsed === undefined) memo.parsed = deepFreeze(parseJson(text))
-  return memo.parsed
+  return memo ? memo.parsed(() => parseJson(text)) : parseJson(text)
 }

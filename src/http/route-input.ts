@@ -5,7 +5,7 @@ import type { Environment } from '../tenancy/environment.js'
 import { validate } from './validate.js'
 import { noteOnRequest, quotedNames } from './notes.js'
 import { resolveFor } from '../generations/generation.js'
-import { BoundedCache, identityOf, partOf, textBytes } from '../cache.js'
+import { BoundedCache, partOf } from '../cache.js'
 import { textMemo } from './text-memo.js'
 import { deepFreeze } from '../objects.js'
 import { unwrapLazy } from '../lazy-schema.js'
@@ -41,7 +41,7 @@ const validatedTexts = new BoundedCache<string, unknown>('validated queries and 
   maxEntries: 1024,
   maxBytes: 2 * 1024 * 1024,
   // The frozen value, about the size of its text.
-  sizeOf: (_value, key) => textBytes(key),
+  sizeOf: (_value, _key, keyBytes) => keyBytes,
 })
 const MAX_CACHED_QUERY_LENGTH = 1024
 
@@ -67,13 +67,7 @@ function validatedBody(
   run: () => unknown
 ) {
   const memo = textMemo(text)
-  if (!memo) return run()
-  const key = `${identityOf(spec)} ${identityOf(schema)}`
-  const found = memo.validated.get(key)
-  if (found !== undefined) return found
-  const value = deepFreeze(run())
-  memo.validated.set(key, value)
-  return value
+  return memo ? memo.validated(partOf(spec, schema), run) : run()
 }
 
 function validatedQuery(c: Context<AppEnv>, spec: AnyRoute, schema: z.ZodType, admin: boolean) {

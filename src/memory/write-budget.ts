@@ -100,10 +100,7 @@ function updated(body: unknown, path: string): CountedWrite {
 function estimateOf(body: unknown, path: string, raw: string | undefined): number {
   const memo = textMemo(raw)
   if (!memo) return writeBytes(body, path)
-  const kind = isWorkflowPath(path) ? 'workflows' : 'others'
-  let bytes = memo.estimates.get(kind)
-  if (bytes === undefined) memo.estimates.set(kind, (bytes = writeBytes(body, path)))
-  return bytes
+  return memo.estimate(isWorkflowPath(path), () => writeBytes(body, path))
 }
 
 /** Once the write answered: a success adds what it keeps to its environment's footprint. */

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import type Handlebars from 'handlebars'
-import { BoundedCache, textBytes } from '../../cache.js'
+import { BoundedCache } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from '../render-work.js'
 
@@ -225,7 +225,7 @@ type TemplateSpecification = Parameters<typeof Handlebars.template>[0]
 const compiled = new BoundedCache<string, Handlebars.TemplateDelegate>('handlebars templates', {
   maxEntries: 1000,
   maxBytes: 16 * 1024 * 1024,
-  sizeOf: (_template, text) => COMPILED_BYTES_PER_CHAR * textBytes(text),
+  sizeOf: (_template, _text, keyBytes) => COMPILED_BYTES_PER_CHAR * keyBytes,
 })
 /** What a compiled template holds per character of its text: the text, its AST and its code. */
 const COMPILED_BYTES_PER_CHAR = 3

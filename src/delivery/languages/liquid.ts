@@ -5,7 +5,7 @@ import type pluralizeType from 'pluralize'
 import { nestingDepth } from '../../workflow-model/document-cast.js'
 import { RenderError } from './handlebars.js'
 import { chargeRender } from '../render-work.js'
-import { BoundedCache, textBytes } from '../../cache.js'
+import { BoundedCache } from '../../cache.js'
 
 /**
  * The Liquid engines upstream renders dashboard (v2) workflows with: `liquidjs` as
@@ -323,7 +323,7 @@ const parsed = new BoundedCache<string, Template[]>('liquid templates', {
   maxEntries: 500,
   maxBytes: 16 * 1024 * 1024,
   // The text, its tokens and the parsed tree: a few times the text.
-  sizeOf: (_templates, key) => 3 * textBytes(key),
+  sizeOf: (_templates, _key, keyBytes) => 3 * keyBytes,
 })
 
 function parse(engine: Liquid, mode: EscapeMode, text: string): Template[] {
