@@ -147,10 +147,12 @@ export async function call(url, method, path, { key, body, token } = {}) {
   if (key) headers.Authorization = `ApiKey ${key}`
   if (token) headers.Authorization = `Bearer ${token}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
-  const res = await fetch(url + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }
+  const res = await fetch(url + path, init).catch((error) => {
+    // A kept-alive socket the server closed while this process was busy with an in-process batch
+    // (bench/paired.mjs starves the event loop for seconds): the request never reached it.
+    if (error?.cause?.code !== 'ECONNRESET') throw error
+    return fetch(url + path, init)
   })
   const bytes = Buffer.from(await res.arrayBuffer())
   return { status: res.status, contentType: res.headers.get('content-type'), bytes }
