@@ -138,6 +138,23 @@ export function ownedDocument(
 export const MAX_DOCUMENT_DEPTH = 100
 
 /**
+ * A bound on how deeply a JSON text nests: each level opens with a bracket (those in strings
+ * are counted too). Counts no further than `limit + 1`; a search of the text per bracket, no
+ * walk of the parsed value.
+ */
+export function bracketsOpened(text: string, limit: number): number {
+  let count = 0
+  for (const bracket of ['{', '[']) {
+    let at = text.indexOf(bracket)
+    while (at !== -1 && count <= limit) {
+      count++
+      at = text.indexOf(bracket, at + 1)
+    }
+  }
+  return count
+}
+
+/**
  * How deeply a JSON value nests, counted without recursion and no further than `limit + 1`.
  * Only objects and arrays go on the stack (leaves add no depth), each beside its depth in a
  * second array: a pair per node would be garbage for every member of every document written.

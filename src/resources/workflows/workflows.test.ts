@@ -353,6 +353,26 @@ test('keeps critical, tags, description and custom data as sent, still wrapped i
   })
 })
 
+/** Custom data nesting `levels` deep: arrays in objects, no other bracket in its text. */
+const nestedData = (levels: number) => {
+  let value: unknown = 'leaf'
+  for (let i = 1; i < levels; i++) value = i % 2 ? [value] : { inner: value }
+  return { inner: value }
+}
+
+// The document holds the data one level down: 99 levels of data make a document of 100.
+test.each([
+  [99, 201],
+  [100, 500],
+])(
+  'stores custom data nesting %i levels deep with %i, as MongoDB takes 100',
+  async (levels, status) => {
+    const res = await create(mock(), workflowBody({ data: nestedData(levels) }))
+    expect(res.status).toBe(status)
+    if (status === 500) expect(res.body).toMatchObject({ statusCode: 500, path: '/v1/workflows' })
+  }
+)
+
 test('ignores unknown body fields, including a sent _id and isBlueprint', async () => {
   const sentId = '6718c1d0e1a2b3c4d5e6f999'
   const res = await create(
