@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { expect, test } from 'vitest'
 import { budgetLimit, createMemoryBudget, MB } from './budget.js'
-import { jsonHeapBytes } from './estimate.js'
+import { jsonHeapBytes, scalarsHeapBytes } from './estimate.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -42,6 +42,11 @@ test('the estimate counts a shared or cyclic part once and ends', () => {
   const cyclic: Record<string, unknown> = { a: shared, b: shared }
   cyclic.self = cyclic
   expect(jsonHeapBytes(cyclic)).toBeLessThan(1000 + 1000)
+})
+
+test('a list of scalars is estimated as the walk of any JSON value estimates it', () => {
+  const values = ['6718c1d0e1a2b3c4d5e6f901', 'Grüße ✓', '', 7, 2 ** 31, 1.5, true, false, null]
+  expect(scalarsHeapBytes(values)).toBe(jsonHeapBytes(values))
 })
 
 test('the budget is capped below Node’s heap limit, leaving room for a request in flight', () => {

@@ -95,6 +95,20 @@ export function jsonHeapBytes(value: unknown): number {
   return bytes
 }
 
+/**
+ * `jsonHeapBytes` of a list of JSON scalars (a compact workflow's values), the same figure
+ * without the walk's set and stack: one is counted on every create of a repeated body.
+ */
+export function scalarsHeapBytes(list: readonly (string | number | boolean | null)[]): number {
+  let bytes = ARRAY + list.length * ELEMENT
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i]
+    if (typeof item === 'string') bytes += stringBytes(item)
+    else if (typeof item === 'number') bytes += isSmallInteger(item) ? 0 : HEAP_NUMBER
+  }
+  return bytes
+}
+
 const lengthOf = (record: unknown, field: string) => {
   const list = (record as Record<string, unknown> | null)?.[field]
   return Array.isArray(list) ? list.length : 0

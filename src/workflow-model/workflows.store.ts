@@ -14,7 +14,7 @@ import {
   type Frame,
 } from './compact/compact-workflow.js'
 import { BoundedCache, identityOf } from '../cache.js'
-import { jsonHeapBytes } from '../memory/estimate.js'
+import { jsonHeapBytes, scalarsHeapBytes } from '../memory/estimate.js'
 
 /**
  * A stored workflow: its document either as the object it was built as (scenario and imported
@@ -316,7 +316,7 @@ export function createWorkflowStore(initial: Workflow[]) {
       if (!stored?.shape || !stored.values) return undefined
       const { frame, madeFor } = stored.shape
       const frameBytes = madeFor === id ? jsonHeapBytes([frame.parts, frame.slots, frame.plain]) : 0
-      return STORED_BYTES + jsonHeapBytes(stored.values) + frameBytes
+      return STORED_BYTES + scalarsHeapBytes(stored.values) + frameBytes
     },
     /** Live workflows that have a trigger identifier (every live workflow has one). */
     liveCount: () => live,
