@@ -153,7 +153,8 @@ export class BoundedCache<K, V> {
   private oldest: Slot<K, V> | undefined
   private newest: Slot<K, V> | undefined
   private count = 0
-  private readonly scoped = new Map<object, Set<Slot<K, V>>>()
+  /** Entries stored for a scope: none (most caches) and a release looks no further. */
+  private scoped = 0
   private held = 0
   private hits = 0
   private misses = 0
@@ -230,11 +231,7 @@ export class BoundedCache<K, V> {
     this.link(slot)
     this.count++
     this.held += bytes
-    if (scope) {
-      let slots = this.scoped.get(scope)
-      if (!slots) this.scoped.set(scope, (slots = new Set()))
-      slots.add(slot)
-    }
+    if (scope) this.scoped++
     while (this.oldest && (this.count > this.maxEntries || this.held > this.maxBytes))
       this.drop(this.oldest)
     return value
@@ -277,11 +274,7 @@ export class BoundedCache<K, V> {
     this.unlink(slot)
     this.count--
     this.held -= slot.bytes
-    if (slot.scope) {
-      const slots = this.scoped.get(slot.scope)
-      slots?.delete(slot)
-      if (slots?.size === 0) this.scoped.delete(slot.scope)
-    }
+    if (slot.scope) this.scoped--
   }
 
   clear() {
@@ -289,14 +282,17 @@ export class BoundedCache<K, V> {
     this.parts.clear()
     this.oldest = this.newest = undefined
     this.count = 0
-    this.scoped.clear()
+    this.scoped = 0
     this.held = 0
   }
 
+  /** Drops the entries stored for `scope`: a walk of them all, made at a reset, not on every set. */
   release(scope: object) {
-    if (this.scoped.size === 0) return
-    const slots = this.scoped.get(scope)
-    if (slots) for (const slot of [...slots]) this.drop(slot)
+    for (let slot = this.oldest; slot && this.scoped > 0;) {
+      const next = slot.newer
+      if (slot.scope === scope) this.drop(slot)
+      slot = next
+    }
   }
 
   stats(): CacheStats {

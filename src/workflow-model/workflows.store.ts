@@ -67,9 +67,8 @@ const hot = new BoundedCache<Stored, Workflow>('hydrated workflows', {
   sizeOf: (_workflow, stored) => parsedBytes(stored.shape?.frame.size ?? 0),
 })
 function remember(scope: object, stored: Stored, workflow: Workflow) {
-  hot.delete(stored)
-  if (stored.shape && stored.shape.frame.size > CACHED_SHAPE_SIZE) return
-  hot.set(stored, workflow, scope)
+  if (stored.shape && stored.shape.frame.size > CACHED_SHAPE_SIZE) hot.delete(stored)
+  else hot.set(stored, workflow, scope)
 }
 
 /**
