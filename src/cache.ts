@@ -190,17 +190,21 @@ export class BoundedCache<K, V> {
   /** The value kept for `key` (in `part`), now the most recently used; undefined when none (or caches are off). */
   get(key: K, part?: object): V | undefined {
     if (!enabled || this.off) return undefined
+    const newest = this.newest
+    // The key used last again (a body's text on each step of its request, a path against every
+    // rule): compared as it is, not hashed and looked up.
+    if (newest !== undefined && newest.key === key && newest.part === part) {
+      this.hits++
+      return newest.value
+    }
     const slot = this.keysIn(part)?.get(key)
     if (!slot) {
       this.misses++
       return undefined
     }
     this.hits++
-    // The most recently used (a path matched against every rule) stays where it is.
-    if (this.newest !== slot) {
-      this.unlink(slot)
-      this.link(slot)
-    }
+    this.unlink(slot)
+    this.link(slot)
     return slot.value
   }
 
