@@ -7,6 +7,7 @@
 import type { JsonSchema } from '../../validation/json-schema-check.js'
 import { BoundedCache } from '../../cache.js'
 import { deepFreeze } from '../../objects.js'
+import { MAX_DOCUMENT_DEPTH, nestingDepth } from '../../workflow-model/document-cast.js'
 
 type Schema = Record<string, unknown>
 
@@ -339,7 +340,7 @@ export function controlSchemasFor(stepType: string): ControlSchemas {
  */
 const sharedSchemas = new BoundedCache<
   string,
-  { schemas: ControlSchemas; texts: ControlSchemaTexts }
+  { schemas: ControlSchemas; texts: ControlSchemaTexts; depth: number }
 >('step control schemas', {
   // A closed set: the known step types.
   maxEntries: 64,
@@ -357,7 +358,9 @@ export function sharedControlSchemas(stepType: string): ControlSchemas {
       schema: JSON.stringify(schemas.schema),
       ...(schemas.uiSchema ? { uiSchema: JSON.stringify(schemas.uiSchema) } : {}),
     }
-    found = sharedSchemas.set(stepType, { schemas, texts })
+    // How deeply they nest, for the 100-level check of a workflow that holds them (a constant).
+    const depth = nestingDepth(schemas, MAX_DOCUMENT_DEPTH)
+    found = sharedSchemas.set(stepType, { schemas, texts, depth })
   }
   return found.schemas
 }
@@ -373,6 +376,15 @@ export function sharedControlTexts(
   stepType: string,
   controls: unknown
 ): ControlSchemaTexts | undefined {
+  return sharedEntry(stepType, controls)?.texts
+}
+
+/** How deeply `controls` nest when they are their type's shared ones (not a copy). */
+export function sharedControlsDepth(stepType: string, controls: unknown): number | undefined {
+  return sharedEntry(stepType, controls)?.depth
+}
+
+function sharedEntry(stepType: string, controls: unknown) {
   const found = sharedSchemas.get(stepType)
-  return found && found.schemas === controls ? found.texts : undefined
+  return found && found.schemas === controls ? found : undefined
 }

@@ -22,7 +22,11 @@ import {
   type ClassRules,
 } from '../../validation/class-validation.js'
 import { isObj, type Obj } from '../../objects.js'
-import { sharedControlSchemas, sharedControlTexts, type ControlSchemas } from './control-schemas.js'
+import {
+  sharedControlSchemas,
+  sharedControlsDepth,
+  type ControlSchemas,
+} from './control-schemas.js'
 import {
   CREATE_WORKFLOW_COMMAND_V0,
   PATCH_WORKFLOW_COMMAND,
@@ -42,7 +46,6 @@ import {
   type SharedVariableSchema,
   type StepForVariables,
 } from './variables.js'
-import { BoundedCache } from '../../cache.js'
 import { textMemo } from '../../http/text-memo.js'
 
 export interface WorkflowPreferences {
@@ -374,11 +377,6 @@ function checkDepth(document: unknown) {
     throw new InternalError('BSON document nesting is deeper than 100 levels')
 }
 
-/** How deeply each known step type's shared controls nest: constants, measured once. */
-const controlsDepths = new BoundedCache<string, number>('control schema depths', { maxEntries: 64 })
-const controlsDepth = (type: string): number =>
-  controlsDepths.memo(type, () => nestingDepth(sharedControlSchemas(type), MAX_DOCUMENT_DEPTH))
-
 /**
  * checkDepth for a workflow: its steps' controls, most of its objects, are left out of the walk
  * where they are their type's shared ones, which nest far less deep than the limit four levels
@@ -388,11 +386,9 @@ function checkWorkflowDepth(document: Workflow) {
   const isShared = (step: WorkflowStep) => {
     if (!isObj(step)) return false
     const type = stepType(step)
-    return (
-      typeof type === 'string' &&
-      sharedControlTexts(type, step.template?.controls) !== undefined &&
-      4 + controlsDepth(type) <= MAX_DOCUMENT_DEPTH
-    )
+    const depth =
+      typeof type === 'string' ? sharedControlsDepth(type, step.template?.controls) : undefined
+    return depth !== undefined && 4 + depth <= MAX_DOCUMENT_DEPTH
   }
   const steps = Array.isArray(document.steps)
     ? document.steps.map((step) =>
