@@ -15,6 +15,13 @@ async function oneWorkflow(url, path, body) {
   return (await ok(url, 'POST', path, KEY, JSON.parse(body))).data._id
 }
 
+/** A fresh key holding the bench's v1 workflow three times (the last two kept as frames): the last's id. */
+async function frameWorkflow(url) {
+  await oneWorkflow(url, '/v1/workflows', WORKFLOW_BODY)
+  await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))
+  return (await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))).data._id
+}
+
 /** A fresh key holding ten topics, orders-0 to orders-9. */
 async function tenTopics(url) {
   await reset(url, KEY)
@@ -50,11 +57,7 @@ export const EXTRA_WORKLOADS = [
     name: 'get-v1-workflow',
     label: 'GET /v1/workflows/:id (the bench 1 kB body, sent three times: kept as a frame)',
     bare: { method: 'GET' },
-    async prepare(url) {
-      await oneWorkflow(url, '/v1/workflows', WORKFLOW_BODY)
-      await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))
-      return (await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))).data._id
-    },
+    prepare: frameWorkflow,
     options: (id) => get(`/v1/workflows/${id}`)(),
   },
   {
@@ -98,11 +101,7 @@ export const EXTRA_WORKLOADS = [
     name: 'put-v1-status-frame',
     label: 'PUT /v1/workflows/:id/status of a workflow kept as a frame (its body sent three times)',
     bare: { method: 'PUT' },
-    async prepare(url) {
-      await oneWorkflow(url, '/v1/workflows', WORKFLOW_BODY)
-      await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))
-      return (await ok(url, 'POST', '/v1/workflows', KEY, JSON.parse(WORKFLOW_BODY))).data._id
-    },
+    prepare: frameWorkflow,
     options: (id) => ({
       requests: ['{"active":true}', '{"active":false}'].map((body) => ({
         method: 'PUT',
