@@ -5,7 +5,7 @@
 import { build } from 'esbuild'
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { escapeChar, oneByteSources } from './one-byte-sources.mjs'
 
 /**
@@ -20,6 +20,38 @@ const englishOnly = {
         ? { path: fileURLToPath(new URL('./zod-locales.mjs', import.meta.url)) }
         : undefined
     )
+  },
+}
+
+/**
+ * faker's English locale is four fifths data the mock never reads (airlines, music, vehicles...),
+ * compiled, kept in the code cache and built into objects at every start that seeds data. The
+ * bundle's copy holds the definitions the seeded faker keeps (src/fixtures/faker-definitions.ts),
+ * taken from the installed package at build time: the same arrays, so the same picks.
+ */
+const fakerEnglishUsed = {
+  name: 'faker-english-used',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/en-[\w-]+\.js$/ }, (args) =>
+      /[\\/]@faker-js[\\/]faker[\\/]dist[\\/]locale[\\/]en\.js$/.test(args.importer)
+        ? {
+            path: 'en.js',
+            namespace: 'faker-english',
+            pluginData: new URL(args.path, pathToFileURL(args.importer)).href,
+          }
+        : undefined
+    )
+    build.onLoad({ filter: /.*/, namespace: 'faker-english' }, async (args) => {
+      const { usedDefinitions } = await import('../dist/fixtures/faker-definitions.js')
+      const chunk = await import(args.pluginData)
+      const contents = Object.entries(chunk)
+        .map(([name, value]) => {
+          const used = JSON.stringify(usedDefinitions(value))
+          return `export const ${name} = JSON.parse(${JSON.stringify(used)})\n`
+        })
+        .join('')
+      return { contents, loader: 'js' }
+    })
   },
 }
 
@@ -45,7 +77,7 @@ const shared = {
     'slugify',
     '@sindresorhus/slugify',
   ],
-  plugins: [englishOnly],
+  plugins: [englishOnly, fakerEnglishUsed],
   // The modules that find files beside them (scenarios, fixtures, createRequire) read their URL.
   define: { 'import.meta.url': '__novuModuleUrl' },
   // Strict as the ES modules it comes from: the directive must come first.
