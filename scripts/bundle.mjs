@@ -3,6 +3,7 @@
 // process (bench/start-in-process.mjs); run through V8's code cache (src/code-cache.ts), a
 // further quarter once the cache is written. The library's types stay tsc's (dist/*.d.ts).
 import { build } from 'esbuild'
+import { createHash } from 'node:crypto'
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -108,17 +109,22 @@ for (const bundle of ['dist/novu-mock.cjs', 'dist/index.cjs']) {
 
 // The launchers: the CLI, and the package's entry, which exports what the bundle exports
 // (its types stay tsc's, dist/index.d.ts, from the same source).
+/** The bundle's SHA-256: the launcher passes it on, so that a start need not hash two megabytes. */
+const built = (bundle) =>
+  createHash('sha256')
+    .update(readFileSync(`dist/${bundle}`))
+    .digest('hex')
 const header =
   "// Written by scripts/bundle.mjs: runs the bundle beside it through V8's code cache.\n"
 writeFileSync(
   'dist/novu-mock.mjs',
-  `#!/usr/bin/env node\n${header}import { runCached } from './code-cache.js'\nrunCached('novu-mock.cjs')\n`,
+  `#!/usr/bin/env node\n${header}import { runCached } from './code-cache.js'\nrunCached('novu-mock.cjs', '${built('novu-mock.cjs')}')\n`,
   { mode: 0o755 }
 )
 const names = Object.keys(createRequire(import.meta.url)('../dist/index.cjs'))
 writeFileSync(
   'dist/index.js',
-  `${header}import { runCached } from './code-cache.js'\nconst library = runCached('index.cjs')\n` +
+  `${header}import { runCached } from './code-cache.js'\nconst library = runCached('index.cjs', '${built('index.cjs')}')\n` +
     names.map((name) => `export const ${name} = library.${name}\n`).join('')
 )
 

@@ -7,11 +7,13 @@ import { createHash, randomBytes } from 'node:crypto'
 import {
   chmodSync,
   chownSync,
+  cpSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,8 +37,8 @@ function cacheFolder(): string {
 }
 
 /** Starts the built CLI with this cache setting and answers its first GET /v1/topics. */
-async function started(setting: string) {
-  const child = spawn(process.execPath, [CLI, '--port', '0'], {
+async function started(setting: string, cli = CLI) {
+  const child = spawn(process.execPath, [cli, '--port', '0'], {
     env: { ...process.env, NOVU_MOCK_COMPILE_CACHE: setting },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -52,13 +54,17 @@ async function started(setting: string) {
   })
   const res = await fetch(`${url}/v1/topics`, { headers: { Authorization: 'ApiKey code-cache' } })
   await res.text()
+  const revoked = await fetch(`${url}/v1/topics`, {
+    headers: { Authorization: 'ApiKey invalid-key' },
+  })
+  const refusal = ((await revoked.json()) as { message?: string }).message
   /** SIGTERM, as a user stops it: in-flight work (a cache being written) ends before it exits. */
   const stopped = async () => {
     const exited = new Promise((resolve) => child.once('exit', resolve))
     child.kill('SIGTERM')
     return exited
   }
-  return { status: res.status, stopped }
+  return { status: res.status, refusal, stopped }
 }
 
 const firstAnswer = async (setting: string) => (await started(setting)).status
@@ -76,9 +82,9 @@ function validCaches(folder: string, prefix = 'novu-mock.cjs-'): string[] {
 }
 
 /** A folder holding the cache a first start wrote, and that cache file. */
-async function warmed(): Promise<{ folder: string; file: string }> {
+async function warmed(cli = CLI): Promise<{ folder: string; file: string }> {
   const folder = cacheFolder()
-  expect(await firstAnswer(folder)).toBe(200)
+  expect((await started(folder, cli)).status).toBe(200)
   await expect.poll(() => validCaches(folder).length, { timeout: 15_000 }).toBe(1)
   for (const child of running.splice(0)) child.kill('SIGKILL')
   return { folder, file: validCaches(folder)[0] as string }
@@ -93,6 +99,29 @@ test('the CLI writes its code cache after its first answer, and starts again wit
   // A cache V8 took is not written again (one it refused would be, renamed over this one).
   expect(await again.stopped()).toBe(0)
   expect(statSync(file).ino).toBe(written)
+})
+
+test('a bundle edited after its build, its length kept, runs as edited and not from the cache of the build', async () => {
+  // A copy of the package, whose bundle this test may change.
+  const root = cacheFolder()
+  for (const part of ['package.json', 'dist', 'scenarios', 'fixtures'])
+    cpSync(fileURLToPath(new URL(`../${part}`, import.meta.url)), join(root, part), {
+      recursive: true,
+    })
+  symlinkSync(
+    fileURLToPath(new URL('../node_modules', import.meta.url)),
+    join(root, 'node_modules')
+  )
+  const cli = join(root, 'dist', 'novu-mock.mjs')
+  const { folder, file } = await warmed(cli)
+  expect((await started(folder, cli)).refusal).toBe('API Key not found')
+  const bundle = join(root, 'dist', 'novu-mock.cjs')
+  const text = readFileSync(bundle, 'latin1')
+  writeFileSync(bundle, text.replaceAll('API Key not found', 'API Key not FOUND'), 'latin1')
+  expect((await started(folder, cli)).refusal).toBe('API Key not FOUND')
+  // The edited bundle's cache takes the place of the build's.
+  await expect.poll(() => validCaches(folder), { timeout: 15_000 }).not.toEqual([file])
+  expect(validCaches(folder)).toHaveLength(1)
 })
 
 test('a cache file of random bytes is ignored: the CLI answers and writes a sound one over it', async () => {
