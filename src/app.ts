@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { TrieRouter } from 'hono/router/trie-router'
 import type { AppEnv } from './app-env.js'
 import { renderError } from './http/render-error.js'
 import { mountRoutes } from './http/route.js'
@@ -13,8 +14,10 @@ import type { MockState } from './state.js'
  * Express's 404, with no auth first.
  */
 export function createApp(state: MockState): Hono<AppEnv> {
-  // strict: false: like Express, a trailing slash names the same route.
-  const app = new Hono<AppEnv>({ strict: false })
+  // strict: false: like Express, a trailing slash names the same route. The trie router is the
+  // one Hono's default (SmartRouter) settles on for this route table, which its RegExpRouter
+  // cannot hold: named directly, the first request no longer builds the RegExpRouter to drop it.
+  const app = new Hono<AppEnv>({ strict: false, router: new TrieRouter() })
   const serve = createServe(state)
   mountRoutes(app, adminRoutes(state), serve)
   mountRoutes(app, NOVU_ROUTES, serve)
