@@ -25,7 +25,7 @@ const englishOnly = {
 }
 
 /**
- * faker's English locale is four fifths data the mock never reads (airlines, music, vehicles...),
+ * faker's English locale is three quarters data the mock never reads (airlines, music, vehicles...),
  * compiled, kept in the code cache and built into objects at every start that seeds data. The
  * bundle's copy holds the definitions the seeded faker keeps (src/fixtures/faker-definitions.ts),
  * taken from the installed package at build time: the same arrays, so the same picks.

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { parseSimple, parseWithParser, type ParsedText } from './handlebars-parse.js'
+import { TEMPLATE_LIMITS } from './handlebars-limits.js'
+import { parseCounted, parseSimple, parseWithParser, type ParsedText } from './handlebars-parse.js'
 
 /** What the variables' walk reads of a body: each node's type, path and parameter count. */
 const shape = ({ body, tokens }: ParsedText) => ({
@@ -84,4 +85,10 @@ test.each([
   '{{~a}}',
 ])('leaves %j to the parser', (text) => {
   expect(parseSimple(text)).toBeUndefined()
+})
+
+test('leaves a plain text past the token limit to the parser, which refuses it as before', () => {
+  const text = '{{a}}'.repeat(Math.ceil(TEMPLATE_LIMITS.tokens / 4) + 1)
+  expect(parseSimple(text)).toBeUndefined()
+  expect(() => parseCounted(text)).toThrow(/Failed to extract variables/)
 })

@@ -71,6 +71,8 @@ export function parseSimple(text: string): ParsedText | undefined {
     if (parts.some((part) => NOT_PLAIN.test(part))) return undefined
     body.push({ type: 'MustacheStatement', path: { original: name }, params: [] })
     tokens += 1 + 2 * parts.length
+    // Past the limit the parser is what refuses it, as early in the text as it would.
+    if (tokens > TEMPLATE_LIMITS.tokens) return undefined
     at = SIMPLE_MUSTACHE.lastIndex
   }
 }
