@@ -66,9 +66,6 @@ async function startBare(routes) {
 async function startMockServer(dist, options) {
   const { startMock } = await import(pathToFileURL(`${dist}/index.js`).href)
   const mock = await startMock({ port: 0, ...options })
-  // As the CLI runs it (src/cli.ts): a process of its own, its young generation held.
-  const young = await import(pathToFileURL(`${dist}/young-generation.js`).href).catch(() => null)
-  young?.holdYoungGeneration()
   return { url: mock.url, close: () => mock.close() }
 }
 

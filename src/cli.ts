@@ -8,7 +8,6 @@ import { NOVU_ROUTES } from './novu-routes.js'
 import { startMock, type RunningMock } from './server.js'
 import { ScenarioError } from './scenarios/loader.js'
 import { describeScenarioError } from './scenarios/scenario-file.js'
-import { holdYoungGeneration } from './young-generation.js'
 
 const SHUTDOWN_GRACE_MS = 3000
 
@@ -96,15 +95,6 @@ async function main(argv: string[]): Promise<number> {
   }
   // The banner is info; warn and error keep its first line (where it listens); silent, nothing.
   const { logger } = mock.state
-  // This process is the mock's alone: its young generation is sized for a mock's load.
-  const young = holdYoungGeneration()
-  logger.log(
-    'debug',
-    young.held
-      ? `V8's young generation is held at ${young.limitMb} MB a semi-space (set --max-semi-space-size in NODE_OPTIONS to choose another size)`
-      : `V8's young generation is left as the command line or NODE_OPTIONS set it`,
-    { youngGeneration: young }
-  )
   if (logger.enabled('info')) process.stdout.write(banner(mock))
   else if (logger.enabled('error')) process.stdout.write(`${banner(mock).split('\n')[0]}\n`)
   stopOnSignals(mock)

@@ -5,7 +5,7 @@
 // top level alone. Every failure (no cache, a foreign, stale or corrupt one, a read-only install)
 // falls back to compiling the source, which is what Node does without a cache.
 import { createHash } from 'node:crypto'
-import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import {
   closeSync,
   fstatSync,
@@ -29,13 +29,6 @@ const ANSWERED = 'http.server.response.finish'
 /** Without an HTTP answer (a library user on app.request), the cache is written this long after start. */
 const FALLBACK_MS = 3000
 const CHECKSUM_BYTES = 32
-/**
- * Told before and after the bytecode is serialised: V8 stamps it with a hash of its flags and
- * refuses it under others, so a module that set a flag since the start (src/young-generation.ts)
- * sets it back meanwhile, or the next start, with the flags of a start, would refuse it.
- */
-const SERIALISING = 'novu-mock:code-cache-serialising'
-const serialising = channel(SERIALISING)
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest()
 
@@ -102,13 +95,7 @@ function writeCache(
   try {
     // First: a folder this user cannot make (an image's, root's) costs no serialising.
     mkdirSync(folder, { recursive: true, mode: 0o755 })
-    serialising.publish({ phase: 'start' })
-    let payload: Buffer
-    try {
-      payload = script.createCachedData()
-    } finally {
-      serialising.publish({ phase: 'end' })
-    }
+    const payload = script.createCachedData()
     // A new file only (wx): never through a link someone left under that name.
     writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644, flag: 'wx' })
     renameSync(temporary, file)
