@@ -155,9 +155,9 @@ export function runCached(bundle: string, built?: string): Record<string, unknow
   const runtime = `${process.version} ${process.arch} ${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
   const file = folder ? join(folder, `${build}${hex(runtime)}.bin`) : undefined
   const cachedData = file ? readTrusted(file) : undefined
-  // The wrapper stays on the bundle's first line: stack traces keep its lines.
-  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('latin1')}\n})`
-  const script = new Script(source, {
+  // The bundle holds its module wrapper (scripts/bundle.mjs): joined here, it would leave V8 a
+  // copy of the whole text on its heap; as read, a text over a megabyte stays off it.
+  const script = new Script(bytes.toString('latin1'), {
     filename,
     cachedData,
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -44,10 +44,11 @@ const asArray = (value: unknown): Record<string, unknown>[] | undefined =>
 const requireLazily = createRequire(import.meta.url)
 
 /**
- * The package's one-file build of the same code: its main entry loads some thirty modules, each
- * with an inline source map V8 keeps as long as the process runs (1 MB of heap, against 0.2).
+ * The package's one-file build of the same code, minified: its main entry loads some thirty
+ * modules, each with an inline source map V8 keeps as long as the process runs (1 MB of heap),
+ * and V8 keeps the unminified build's source as two bytes a character (0.43 MB, against 0.09).
  */
-const HANDLEBARS = 'handlebars/dist/handlebars.js'
+const HANDLEBARS = 'handlebars/dist/handlebars.min.js'
 
 function createInstance() {
   const hb = (requireLazily(HANDLEBARS) as typeof Handlebars).create()
