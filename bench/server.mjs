@@ -63,9 +63,17 @@ async function startBare(routes) {
   })
 }
 
+/**
+ * The mock as the CLI runs it, in a process of its own: it gives memory back after a second
+ * without a request (src/cli-options.ts, CLI_IDLE_GC_MS), which startMock() leaves off.
+ */
+const CLI_IDLE_GC_MS = 1000
+
 async function startMockServer(dist, options) {
-  const { startMock } = await import(pathToFileURL(`${dist}/index.js`).href)
-  const mock = await startMock({ port: 0, ...options })
+  const { startMock, MockOptionsSchema } = await import(pathToFileURL(`${dist}/index.js`).href)
+  // A build from before the option (BENCH_DIST) refuses it.
+  const asCli = 'idleGcMs' in MockOptionsSchema.shape ? { idleGcMs: CLI_IDLE_GC_MS } : {}
+  const mock = await startMock({ port: 0, ...asCli, ...options })
   return { url: mock.url, close: () => mock.close() }
 }
 

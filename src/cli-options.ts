@@ -13,6 +13,9 @@ import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
 import { CHECKED_ONCE } from './zod-issues.js'
 
+/** The CLI's process is the mock's own: it gives memory back after a second without a request. */
+export const CLI_IDLE_GC_MS = 1000
+
 /** Each flag, its environment variable, and how --help shows it. */
 const FLAGS = [
   {
@@ -100,6 +103,12 @@ const FLAGS = [
     help: "create: triggers create unknown workflows, noted in the journal (the mock's own; default reject)",
   },
   {
+    flag: 'idle-gc-ms',
+    env: 'IDLE_GC_MS',
+    arg: 'MS',
+    help: `after MS without a request, give the memory a load grew back to the system (default ${CLI_IDLE_GC_MS}; 0 turns it off)`,
+  },
+  {
     flag: 'caches',
     env: 'NOVU_MOCK_CACHES',
     arg: 'on|off',
@@ -115,6 +124,7 @@ const NUMERIC = new Set<Flag>([
   'max-environments',
   'max-workflows',
   'max-memory-mb',
+  'idle-gc-ms',
 ])
 
 export class UsageError extends Error {}

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import type { Server } from 'node:http'
 import { VERSION } from './admin/version.js'
 import { ADMIN_PREFIX } from './admin/admin-auth.js'
-import { helpText, parseCliOptions, UsageError } from './cli-options.js'
+import { CLI_IDLE_GC_MS, helpText, parseCliOptions, UsageError } from './cli-options.js'
 import { NOVU_ROUTES } from './novu-routes.js'
 import { startMock, type RunningMock } from './server.js'
 import { ScenarioError } from './scenarios/loader.js'
@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let mock: RunningMock
   try {
-    mock = await startMock(options)
+    mock = await startMock({ idleGcMs: CLI_IDLE_GC_MS, ...options })
   } catch (error) {
     // Errors of a file name it already; the others (an unknown fixture, say) get the scenario's name.
     if (

@@ -6,6 +6,7 @@ import type { MockOptionsInput } from './config.js'
 import { loadFaker } from './fixtures/faker.js'
 import { createAdminClient } from './admin/client.js'
 import { hardenServer } from './http/client-errors.js'
+import { giveBackWhenIdle } from './memory/give-back.js'
 
 export interface RunningMock extends Mock {
   url: string
@@ -53,6 +54,11 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     () => mock.state.now(),
     () => mock.state.generation()
   )
+  const stopGivingBack = giveBackWhenIdle(
+    server as Server,
+    mock.state.options.idleGcMs ?? 0,
+    mock.state.logger
+  )
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -65,6 +71,7 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     url,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        stopGivingBack()
         // Event streams and held requests would keep the server open: they end now.
         mock.state.events.emit({ type: 'closing' })
         // Webhook attempts in flight (a hung handler holds one for 15 s) end now.

@@ -1,0 +1,101 @@
+// The CLI hands back the memory a load made V8 grow (src/memory/give-back.ts): after a pause in
+// requests (--idle-gc-ms), and 100 ms after a reset; its debug log says how much. The built CLI,
+// as users run it.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { afterEach, expect, test } from 'vitest'
+
+const CLI = fileURLToPath(new URL('../dist/novu-mock.mjs', import.meta.url))
+/** The default scenario's notification group. */
+const SEEDED_GROUP = '66fbb0a0c1f2e3d4a5b60001'
+const GIVEN_BACK = 'memory given back to the system after a pause in requests'
+const running: ChildProcessWithoutNullStreams[] = []
+
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+
+function spawnCli(args: string[], env: Record<string, string> = {}) {
+  const flags = ['--port', '0', '--log-level', 'debug', '--max-workflows', '0', ...args]
+  const child = spawn(process.execPath, [CLI, ...flags], {
+    env: { ...process.env, ...env },
+  })
+  running.push(child)
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+  return { child, out: () => out, err: () => err }
+}
+
+async function started(args: string[]) {
+  const cli = spawnCli(args)
+  for (let i = 0; i < 400 && !/listening on (http:\/\/\S+)/.test(cli.out()); i++)
+    await new Promise((r) => setTimeout(r, 25))
+  const url = /listening on (http:\/\/\S+)/.exec(cli.out())?.[1]
+  if (!url) throw new Error(`the CLI did not start: ${cli.err()}`)
+  const givenBack = () =>
+    cli
+      .err()
+      .split('\n')
+      .filter((line) => line.includes(GIVEN_BACK))
+      .map((line) => JSON.parse(line) as { level: string; rssBeforeMb: number; rssAfterMb: number })
+  return { url, givenBack }
+}
+
+/** Workflows created one after another: records the young generation keeps through scavenges. */
+async function createWorkflows(url: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${url}/v1/workflows`, {
+      method: 'POST',
+      headers: { Authorization: 'ApiKey idle-gc', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: `Idle ${i}`,
+        notificationGroupId: SEEDED_GROUP,
+        steps: [{ template: { type: 'in_app', content: `Hello {{name}} ${'x'.repeat(2000)}` } }],
+      }),
+    })
+    await res.arrayBuffer()
+    expect(res.status).toBe(201)
+  }
+}
+
+async function waitFor<T>(read: () => T[], ms: number): Promise<T[]> {
+  for (let waited = 0; waited < ms && read().length === 0; waited += 50)
+    await new Promise((r) => setTimeout(r, 50))
+  return read()
+}
+
+test('after a pause in requests the CLI gives back the memory a load grew, and logs how much', async () => {
+  const mock = await started(['--idle-gc-ms', '300'])
+  await createWorkflows(mock.url, 300)
+  const lines = await waitFor(mock.givenBack, 10_000)
+  expect(lines).toHaveLength(1)
+  expect(lines[0]?.level).toBe('debug')
+  expect(lines[0]?.rssAfterMb).toBeLessThan(lines[0]?.rssBeforeMb ?? 0)
+})
+
+test('a reset gives memory back at the first pause, without waiting out --idle-gc-ms', async () => {
+  const mock = await started(['--idle-gc-ms', '600000'])
+  await createWorkflows(mock.url, 300)
+  const reset = await fetch(`${mock.url}/__admin/reset`, { method: 'POST' })
+  expect(reset.status).toBe(200)
+  const lines = await waitFor(mock.givenBack, 5_000)
+  expect(lines).toHaveLength(1)
+})
+
+test('--idle-gc-ms 0 leaves the memory as V8 holds it, pauses and resets alike', async () => {
+  const mock = await started(['--idle-gc-ms', '0'])
+  await createWorkflows(mock.url, 300)
+  expect((await fetch(`${mock.url}/__admin/reset`, { method: 'POST' })).status).toBe(200)
+  await new Promise((r) => setTimeout(r, 1500))
+  expect(mock.givenBack()).toEqual([])
+})
+
+test('IDLE_GC_MS must be a whole number of milliseconds: the CLI names the variable and exits 2', async () => {
+  const cli = spawnCli([], { IDLE_GC_MS: '-5' })
+  const [code] = await once(cli.child, 'exit')
+  expect(code).toBe(2)
+  expect(cli.err()).toMatch(/IDLE_GC_MS: Too small: expected number to be >=0/)
+})
