@@ -110,36 +110,103 @@ const textsHeap = (texts: readonly (string | undefined)[]) => {
 
 /**
  * What a request leaves in the journal until its entry is read, as UTF-8 bytes in regions of its
- * slot: its texts (URL, headers, key, body head) in one of TEXT_BYTES, the head of a long answer
- * (over RESPONSE_HEAD_BYTES characters, a created workflow's say) in one of RESPONSE_HEAD_BYTES.
- * Strings kept per request would outlive the young generation and cost a collection later;
- * bytes in a buffer cost nothing to collect. Allocated 64 slots at a time, as the journal fills
- * (answer heads only once a long answer comes); texts that do not fit stay strings.
+ * slot: its texts (URL, headers, key, body head) in one of SMALL_TEXT_BYTES, or of TEXT_BYTES
+ * once a request of its chunk needed more; the head of a long answer (over RESPONSE_HEAD_BYTES
+ * characters, a created workflow's say) in one of RESPONSE_HEAD_BYTES. Strings kept per request
+ * would outlive the young generation and cost a collection later; bytes in a buffer cost nothing
+ * to collect. Allocated 64 slots at a time, as the journal fills (answer heads only once a long
+ * answer comes); texts that do not fit stay strings.
  */
 /** Keys are compared on their first 256 characters (no real key is longer). */
 const MAX_KEY = 256
 const SLOTS_PER_CHUNK = 64
+/** A GET's texts take about 300 bytes: a journal of reads holds a third of what TEXT_BYTES would. */
+const SMALL_TEXT_BYTES = 512
 const TEXT_BYTES = 1536
 const ABSENT = 0xffff
+const slotsIn = (capacity: number, index: number) =>
+  Math.min(SLOTS_PER_CHUNK, capacity - index * SLOTS_PER_CHUNK)
+
 function chunked(capacity: number, bytesPerSlot: number, allocated: (bytes: number) => void) {
   const chunks: Buffer[] = []
   return (at: number) => {
     const index = Math.floor(at / SLOTS_PER_CHUNK)
     let chunk = chunks[index]
     if (!chunk) {
-      const slots = Math.min(SLOTS_PER_CHUNK, capacity - index * SLOTS_PER_CHUNK)
-      chunks[index] = chunk = Buffer.allocUnsafeSlow(slots * bytesPerSlot)
+      chunks[index] = chunk = Buffer.allocUnsafeSlow(slotsIn(capacity, index) * bytesPerSlot)
       allocated(chunk.length)
     }
     return { chunk, offset: (at % SLOTS_PER_CHUNK) * bytesPerSlot }
   }
 }
 
+/** Text regions of SMALL_TEXT_BYTES a slot, a chunk widened to TEXT_BYTES when one needs it. */
+function textChunks(capacity: number, allocated: (bytes: number) => void) {
+  const chunks: { buffer: Buffer; slotBytes: number }[] = []
+  const place = (at: number) => {
+    const index = Math.floor(at / SLOTS_PER_CHUNK)
+    let chunk = chunks[index]
+    if (!chunk) {
+      const buffer = Buffer.allocUnsafeSlow(slotsIn(capacity, index) * SMALL_TEXT_BYTES)
+      chunks[index] = chunk = { buffer, slotBytes: SMALL_TEXT_BYTES }
+      allocated(buffer.length)
+    }
+    const offset = (at % SLOTS_PER_CHUNK) * chunk.slotBytes
+    return { chunk: chunk.buffer, offset, end: offset + chunk.slotBytes }
+  }
+  return {
+    place,
+    /** Widens the chunk of `at` (every slot keeps its bytes); false when it is wide already. */
+    widen(at: number): boolean {
+      const index = Math.floor(at / SLOTS_PER_CHUNK)
+      const chunk = chunks[index]
+      if (!chunk || chunk.slotBytes === TEXT_BYTES) return false
+      const slots = slotsIn(capacity, index)
+      const wide = Buffer.allocUnsafeSlow(slots * TEXT_BYTES)
+      for (let slot = 0; slot < slots; slot++)
+        chunk.buffer.copy(
+          wide,
+          slot * TEXT_BYTES,
+          slot * chunk.slotBytes,
+          (slot + 1) * chunk.slotBytes
+        )
+      allocated(wide.length - chunk.buffer.length)
+      chunks[index] = { buffer: wide, slotBytes: TEXT_BYTES }
+      return true
+    },
+  }
+}
+
+/** Writes the texts at `offset`: their count and lengths, then their bytes; false if they overrun `end`. */
+function writeTextsAt(
+  chunk: Buffer,
+  offset: number,
+  end: number,
+  list: readonly (string | undefined)[]
+): boolean {
+  chunk[offset] = list.length
+  let position = offset + 1 + 2 * list.length
+  if (position > end) return false
+  for (let i = 0; i < list.length; i++) {
+    const text = list[i]
+    let length = ABSENT
+    if (text !== undefined) {
+      const room = end - position
+      length = text.length === 0 ? 0 : chunk.write(text, position, room, 'utf8')
+      // A text that filled what was left may have been cut: the region will not do.
+      if (room - length < 4 || length >= ABSENT) return false
+      position += length
+    }
+    chunk.writeUInt16LE(length, offset + 1 + 2 * i)
+  }
+  return true
+}
+
 function createRegions(capacity: number) {
   let allocated = 0
   const count = (bytes: number) => (allocated += bytes)
   const heads = chunked(capacity, RESPONSE_HEAD_BYTES, count)
-  const texts = chunked(capacity, TEXT_BYTES, count)
+  const texts = textChunks(capacity, count)
   return {
     /** The bytes of every region allocated so far (outside the heap, in buffers). */
     allocated: () => allocated,
@@ -152,28 +219,16 @@ function createRegions(capacity: number) {
       const { chunk, offset } = heads(at)
       return chunk.toString('utf8', offset, offset + bytes)
     },
-    /** Writes the texts: their lengths, then their bytes; false when they do not all fit. */
+    /** Writes the texts, widening the slot's chunk if they need it; false when they do not fit. */
     writeTexts(at: number, list: readonly (string | undefined)[]): boolean {
-      const { chunk, offset } = texts(at)
-      chunk[offset] = list.length
-      let position = offset + 1 + 2 * list.length
-      const end = offset + TEXT_BYTES
-      for (let i = 0; i < list.length; i++) {
-        const text = list[i]
-        let length = ABSENT
-        if (text !== undefined) {
-          const room = end - position
-          length = text.length === 0 ? 0 : chunk.write(text, position, room, 'utf8')
-          // A text that filled what was left may have been cut: the region will not do.
-          if (room - length < 4 || length >= ABSENT) return false
-          position += length
-        }
-        chunk.writeUInt16LE(length, offset + 1 + 2 * i)
-      }
-      return true
+      const { chunk, offset, end } = texts.place(at)
+      if (writeTextsAt(chunk, offset, end, list)) return true
+      if (!texts.widen(at)) return false
+      const wide = texts.place(at)
+      return writeTextsAt(wide.chunk, wide.offset, wide.end, list)
     },
     readTexts(at: number): (string | undefined)[] {
-      const { chunk, offset } = texts(at)
+      const { chunk, offset } = texts.place(at)
       const count = chunk[offset] as number
       const out: (string | undefined)[] = []
       let position = offset + 1 + 2 * count
