@@ -141,13 +141,6 @@ export function summary(values) {
 
 export const MB = 1024 * 1024
 
-/**
- * Both servers idle this long after the set-up (every route family answered once) before the
- * first load, so that a route's peak RSS is its load's, not the set-up writes' the mock gives
- * back at its first pause (the CLI's --idle-gc-ms, 1 s; bench/server.mjs runs the mock so).
- */
-export const settle = () => new Promise((resolve) => setTimeout(resolve, 2000))
-
 /** A JSON request over plain HTTP, for set-up steps (never timed). */
 export async function call(url, method, path, { key, body, token } = {}) {
   const headers = {}

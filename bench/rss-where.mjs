@@ -5,7 +5,7 @@
 // (e.g. --trace-gc-nvp, --max-semi-space-size=8), RSS_MOCK_OPTIONS more startMock() options
 // (JSON), RSS_MARKERS=1 a line before each capture (to read beside a GC trace).
 import { resolve } from 'node:path'
-import { DIST, load, MB, settle, startServer } from './harness.mjs'
+import { DIST, load, MB, startServer } from './harness.mjs'
 import { captureRoute, routesFor } from './routes.mjs'
 import { addInactiveRules } from './workloads.mjs'
 
@@ -57,7 +57,6 @@ try {
     { kind: 'bare', routes: captured },
     { nodeArgs: process.env.BARE_NODE_ARGS?.split(' ').filter(Boolean) ?? [] }
   )
-  await settle()
   try {
     summarise('mock idle', await mock.detail())
     summarise('bare idle', await bare.detail())

@@ -21,7 +21,6 @@ import {
   pinSelf,
   ROOT,
   SERVER_CORE,
-  settle,
   startServer,
   summary,
 } from './harness.mjs'
@@ -138,14 +137,12 @@ async function routePairs(generation) {
   const captured = []
   for (const route of routes) captured.push(await captureRoute(mock.url, route, generation))
   const bare = await startServer({ kind: 'bare', routes: captured })
-  await settle()
   const idleRssMB = round1((await mock.mem()).rss / MB)
   const bareIdleRssMB = round1((await bare.mem()).rss / MB)
   const results = {}
   for (const route of routes) {
     log(`${generation} ${route.label}`)
-    // From the RSS the previous route left: the mock gives back what it can when it idles (during
-    // the bare app's last round), the bare app keeps what V8 keeps.
+    // From the RSS the previous route left: V8 seldom gives memory back to the system.
     await mock.resetPeak()
     await bare.resetPeak()
     // The bare app answers any id and any body: the same request sequence, with ids that need

@@ -64,10 +64,11 @@ async function startBare(routes) {
 }
 
 /**
- * The mock as the CLI runs it, in a process of its own: it gives memory back after a second
- * without a request (src/cli-options.ts, CLI_IDLE_GC_MS), which startMock() leaves off.
+ * The mock as the CLI runs it, in a process of its own: it gives memory back after 30 s without
+ * a request and after a reset that dropped 16 MB (src/cli-options.ts, CLI_IDLE_GC_MS), which
+ * startMock() leaves off.
  */
-const CLI_IDLE_GC_MS = 1000
+const CLI_IDLE_GC_MS = 30_000
 
 async function startMockServer(dist, options) {
   const { startMock, MockOptionsSchema } = await import(pathToFileURL(`${dist}/index.js`).href)

@@ -13,8 +13,8 @@ import { DEFAULT_MAX_MEMORY_MB } from './memory/budget.js'
 import { DEFAULT_GENERATION, GENERATION_NAMES } from './generations/generation.js'
 import { CHECKED_ONCE } from './zod-issues.js'
 
-/** The CLI's process is the mock's own: it gives memory back after a second without a request. */
-export const CLI_IDLE_GC_MS = 1000
+/** The CLI's process is the mock's own: it gives memory back after 30 s without a request. */
+export const CLI_IDLE_GC_MS = 30_000
 
 /** Each flag, its environment variable, and how --help shows it. */
 const FLAGS = [

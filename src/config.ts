@@ -50,10 +50,10 @@ export const MockOptionsSchema = z.strictObject({
    */
   unknownWorkflows: z.enum(UNKNOWN_WORKFLOWS).default('reject'),
   /**
-   * After this many milliseconds without a request (100 after a reset), startMock()'s server asks
-   * V8 for a memory-reducing collection, which hands the young generation a load grew and the
-   * heap's free pages back to the system. It collects the whole process, so it is off (0) unless
-   * set; the CLI sets 1000.
+   * After this many milliseconds without a request, startMock()'s server asks V8 for a
+   * memory-reducing collection, which hands the young generation a load grew and the heap's free
+   * pages back to the system; and 100 ms after a reset that dropped 16 MB or more. It collects
+   * the whole process, so it is off (0) unless set; the CLI sets 30,000.
    */
   idleGcMs: z.number().int().min(0).max(3_600_000).optional(),
 })

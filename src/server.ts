@@ -57,7 +57,8 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
   const stopGivingBack = giveBackWhenIdle(
     server as Server,
     mock.state.options.idleGcMs ?? 0,
-    mock.state.logger
+    mock.state.logger,
+    () => mock.state.environments.budget.used()
   )
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address

@@ -16,7 +16,7 @@ function record(journal: ReturnType<typeof createJournal>, texts: (string | unde
         status: 200,
         matched: true,
         durationMs: 0,
-        timestamp: '2026-11-27T00:00:00.000Z',
+        at: '2026-11-27T00:00:00.000Z',
       }),
     }),
     { texts }

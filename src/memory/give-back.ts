@@ -8,13 +8,16 @@ import type { Logger } from '../log.js'
  * memory-reducing collection or seconds of slow allocation, which an idle process never reaches:
  * it does not collect at all. Node offers that collection in process through the inspector
  * protocol (HeapProfiler.collectGarbage, V8's low-memory notification), without a flag.
- * bench/reset-memory.mjs and bench/rss-where.mjs measure what it gives back.
+ * It has a price: two full collections (40 to 60 ms each on the mock's own heap), and V8 drops
+ * the code it optimised, so the next burst of requests runs some 20 to 50% slower while it is
+ * optimised again (bench/rss-where.mjs: 300 functions). Hence only when it gives much back: after
+ * a reset that dropped what was stored, or after a long pause. bench/reset-memory.mjs measures it.
  */
 
 /** A reset is a user's "forget it": its memory goes back at the first pause this long. */
 const AFTER_RESET_MS = 100
 const MB = 1024 * 1024
-/** Below these, a collection gives back too little to be worth its pause (tens of ms). */
+/** Below these, a collection gives back too little to be worth its price. */
 const YOUNG_WORTH_BYTES = 8 * MB
 const GROWTH_WORTH_BYTES = 16 * MB
 const RESETS = /^\/__admin\/(reset|scenario|state)\/?(\?|$)/
@@ -52,21 +55,29 @@ async function collect(): Promise<boolean> {
 }
 
 /**
- * Once `server` has had no request for `idleMs` (100 ms after a reset, a scenario load or a
- * state import), collects memory-reducingly if the young generation grew or the heap grew since
- * the last such collection. `idleMs` 0 does nothing. Returns the stop.
+ * Once `server` has had no request for `idleMs`, collects memory-reducingly if the young
+ * generation or the heap grew since the last such collection; 100 ms after a reset, a scenario
+ * load or a state import, if it dropped enough of what `stored` (the memory budget) counts.
+ * `idleMs` 0 does neither. Returns the stop.
  */
-export function giveBackWhenIdle(server: Server, idleMs: number, logger: Logger): () => void {
+export function giveBackWhenIdle(
+  server: Server,
+  idleMs: number,
+  logger: Logger,
+  stored: () => number
+): () => void {
   if (idleMs <= 0) return () => {}
   let requests = 0
   let seen = 0
-  let quietMs = idleMs
+  /** What was stored when the first reset since the last check came. */
+  let storedBeforeReset: number | undefined
   let timer: NodeJS.Timeout | undefined
   let stopped = false
   let floor = heap().used
 
   const arm = () => {
     seen = requests
+    const quietMs = storedBeforeReset === undefined ? idleMs : Math.min(AFTER_RESET_MS, idleMs)
     timer = setTimeout(check, quietMs)
     // Never what keeps the process alive.
     timer.unref()
@@ -75,8 +86,12 @@ export function giveBackWhenIdle(server: Server, idleMs: number, logger: Logger)
     timer = undefined
     if (requests !== seen) return arm()
     const before = heap()
-    quietMs = idleMs
-    if (before.young < YOUNG_WORTH_BYTES && before.used - floor < GROWTH_WORTH_BYTES) return
+    const worth =
+      storedBeforeReset === undefined
+        ? before.young >= YOUNG_WORTH_BYTES || before.used - floor >= GROWTH_WORTH_BYTES
+        : storedBeforeReset - stored() >= GROWTH_WORTH_BYTES
+    storedBeforeReset = undefined
+    if (!worth) return
     const rss = process.memoryUsage.rss()
     void collect().then((done) => {
       if (!done || stopped) return
@@ -89,14 +104,15 @@ export function giveBackWhenIdle(server: Server, idleMs: number, logger: Logger)
   }
   const onRequest = (req: IncomingMessage) => {
     requests++
-    if (req.method === 'POST' && req.url?.startsWith('/__admin/') && RESETS.test(req.url)) {
-      quietMs = Math.min(quietMs, AFTER_RESET_MS)
+    if (req.method !== 'GET' && req.url?.startsWith('/__admin/') && RESETS.test(req.url)) {
+      storedBeforeReset ??= stored()
       clearTimeout(timer)
       timer = undefined
     }
     if (!timer) arm()
   }
-  server.on('request', onRequest)
+  // First: the app's listener runs a reset before it returns, and what it dropped is read here.
+  server.prependListener('request', onRequest)
   return () => {
     stopped = true
     clearTimeout(timer)
