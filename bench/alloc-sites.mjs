@@ -5,6 +5,7 @@
 // frame of its stack, and to the innermost module of the bundle on it (esbuild names a lazily
 // evaluated module's body by its path; scope-hoisted modules run in the bundle's top level).
 // `node bench/alloc-sites.mjs [keys=3] [rows=30]`, NOVU_MOCK_COMPILE_CACHE=off for a cold start.
+import { request } from 'node:http'
 import { Session } from 'node:inspector'
 import { pathToFileURL } from 'node:url'
 import { DIST } from './harness.mjs'
@@ -23,20 +24,24 @@ await post('HeapProfiler.enable')
 await post('HeapProfiler.startTrackingHeapObjects', { trackAllocations: true })
 const { startMock } = await import(pathToFileURL(`${DIST}/index.js`).href)
 const mock = await startMock({ port: 0 })
-for (let i = 0; i < KEYS; i++) {
-  const res = await fetch(`${mock.url}/v1/topics`, {
-    headers: { Authorization: `ApiKey alloc-sites-${i}` },
-  })
-  await res.arrayBuffer()
-}
+// node:http, not fetch: undici's modules would be counted among the mock's.
+const get = (key) =>
+  new Promise((resolve, reject) =>
+    request(`${mock.url}/v1/topics`, { headers: { Authorization: `ApiKey ${key}` } }, (res) =>
+      res.resume().on('end', resolve)
+    )
+      .on('error', reject)
+      .end()
+  )
+for (let i = 0; i < KEYS; i++) await get(`alloc-sites-${i}`)
 await mock.close()
 await post('HeapProfiler.collectGarbage')
 const chunks = []
 session.on('HeapProfiler.addHeapSnapshotChunk', (message) => chunks.push(message.params.chunk))
 await post('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
-await post('HeapProfiler.stopTrackingHeapObjects')
-session.disconnect()
+// Read before the tracking stops: stopping sends a snapshot of its own through the same event.
 const snapshot = JSON.parse(chunks.join(''))
+session.disconnect()
 
 const { meta } = snapshot.snapshot
 const nodeFields = meta.node_fields.length
