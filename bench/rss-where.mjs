@@ -94,7 +94,7 @@ try {
     const [m, b] = [await mock.mem(), await bare.mem()]
     const perRequest = ({ micros, requests }) => (micros / requests).toFixed(1)
     console.log(
-      `server CPU a request: mock ${perRequest(cpu.mock)} µs (${cpu.mock.requests} requests), bare ${perRequest(cpu.bare)} µs`
+      `server CPU a request: mock ${perRequest(cpu.mock)} µs (${cpu.mock.requests} requests), bare ${perRequest(cpu.bare)} µs (${cpu.bare.requests} requests)`
     )
     summarise('mock after load', await mock.detail())
     summarise('bare after load', await bare.detail())
