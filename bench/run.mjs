@@ -6,7 +6,8 @@
 // separated), BENCH_GENERATIONS, BENCH_SKIP (startup,records,budget,reset,scale,environments,journal),
 // BENCH_DIST (another build to measure, e.g. an older one), BENCH_OUT (where the JSON goes),
 // BENCH_CACHES=off (the route families with every cache off: `node bench/compare.mjs` of such a
-// run and one with caches on says what the caches save on each).
+// run and one with caches on says what the caches save on each), BENCH_MOCK_NODE_ARGS (node flags
+// for the route families' mock, e.g. --max-semi-space-size=8, to weigh a V8 setting).
 import { spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -50,6 +51,7 @@ const ONLY_ROUTES = process.env.BENCH_ROUTES?.split(',')
 const ONLY_GENERATIONS = process.env.BENCH_GENERATIONS?.split(',') ?? GENERATIONS
 const SKIP = new Set(process.env.BENCH_SKIP?.split(',') ?? [])
 const CACHES = process.env.BENCH_CACHES === 'off' ? 'off' : 'on'
+const MOCK_NODE_ARGS = process.env.BENCH_MOCK_NODE_ARGS?.split(' ').filter(Boolean) ?? []
 /** What the mock runs with under load: no workflow limit, room for what the writes keep. */
 const MOCK_OPTIONS = { maxWorkflows: 0, maxMemoryMb: 2048 }
 
@@ -130,7 +132,7 @@ const FAKE_IDS = Array.from(
 async function routePairs(generation) {
   const mock = await startServer(
     { kind: 'mock', options: { ...MOCK_OPTIONS, apiGeneration: generation } },
-    { env: { NOVU_MOCK_CACHES: CACHES } }
+    { env: { NOVU_MOCK_CACHES: CACHES }, nodeArgs: MOCK_NODE_ARGS }
   )
   await addInactiveRules(mock.url)
   const routes = routesFor(generation).filter((r) => !ONLY_ROUTES || ONLY_ROUTES.includes(r.name))
