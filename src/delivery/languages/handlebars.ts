@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module'
 import type Handlebars from 'handlebars'
 import { BoundedCache } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from '../render-work.js'
+import { loadHandlebars } from '../../resources/workflows/handlebars-build.js'
 
 /**
  * Upstream's CompileTemplate for workflows created over v1: Handlebars with HTML escaping, Novu's
@@ -38,20 +38,9 @@ const assertResult = (condition: boolean, options: Options | undefined) => {
 const asArray = (value: unknown): Record<string, unknown>[] | undefined =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : undefined
 
-// The compiler and runtime are loaded at the first render, from node_modules: a start that
-// renders nothing neither compiles nor runs them (the parser a workflow's variables need is
-// bundled on its own, resources/workflows/handlebars-parse.ts).
-const requireLazily = createRequire(import.meta.url)
-
-/**
- * The package's one-file build of the same code, minified: its main entry loads some thirty
- * modules, each with an inline source map V8 keeps as long as the process runs (1 MB of heap),
- * and V8 keeps the unminified build's source as two bytes a character (0.43 MB, against 0.09).
- */
-const HANDLEBARS = 'handlebars/dist/handlebars.min.js'
-
 function createInstance() {
-  const hb = (requireLazily(HANDLEBARS) as typeof Handlebars).create()
+  // Loaded at the first render: a start that renders nothing neither compiles nor runs it.
+  const hb = loadHandlebars().create()
   const each = hb.helpers.each as Handlebars.HelperDelegate
   hb.registerHelper('each', function (this: unknown, context: unknown, options: Options) {
     const size = Array.isArray(context)

@@ -1,6 +1,6 @@
-// The parser alone, without Handlebars' compiler and runtime: the first environment parses its
-// workflows' texts for their variables and renders nothing (the renderer loads the rest).
-import compilerBase from 'handlebars/dist/cjs/handlebars/compiler/base.js'
+// Handlebars' parser, loaded by the first text the simple parse leaves to it: a seeded
+// environment's workflows and most notification texts never need it (parseSimple, below).
+import { loadHandlebars } from './handlebars-build.js'
 import { templateLimitErrors, TEMPLATE_LIMITS } from './handlebars-limits.js'
 
 /**
@@ -9,22 +9,36 @@ import { templateLimitErrors, TEMPLATE_LIMITS } from './handlebars-limits.js'
  * text past a limit is abandoned at once, however long the rest of it is.
  */
 type Lexer = { next(this: Lexer): unknown }
-const parser = compilerBase.parser
-const id = (name: string) => parser.symbols_[name] ?? Number.NaN
-const [OPEN_BLOCK, OPEN_INVERSE, OPEN_PARTIAL_BLOCK] = [
-  'OPEN_BLOCK',
-  'OPEN_INVERSE',
-  'OPEN_PARTIAL_BLOCK',
-].map(id)
-const [CHAIN, END_BLOCK, OPEN_SEXPR, CLOSE_SEXPR] = [
-  'OPEN_INVERSE_CHAIN',
-  'OPEN_ENDBLOCK',
-  'OPEN_SEXPR',
-  'CLOSE_SEXPR',
-].map(id)
+/** What the build exposes of its parser, which its types leave out. */
+interface ParserParts {
+  Parser: { lexer: Lexer; symbols_: Record<string, number> }
+  parseWithoutProcessing(input: string): hbs.AST.Program
+}
 
-// Tokens that open a level the parser keeps on its stack until the matching close.
-const OPENS_BLOCK = new Set([OPEN_BLOCK, OPEN_INVERSE, OPEN_PARTIAL_BLOCK])
+interface Parsing {
+  parts: ParserParts
+  /** Tokens that open a level the parser keeps on its stack until the matching close. */
+  opensBlock: Set<number>
+  chain: number
+  endBlock: number
+  openSexpr: number
+  closeSexpr: number
+}
+
+let parsing: Parsing | undefined
+
+function loadParsing(): Parsing {
+  const parts = loadHandlebars() as unknown as ParserParts
+  const id = (name: string) => parts.Parser.symbols_[name] ?? Number.NaN
+  return {
+    parts,
+    opensBlock: new Set([id('OPEN_BLOCK'), id('OPEN_INVERSE'), id('OPEN_PARTIAL_BLOCK')]),
+    chain: id('OPEN_INVERSE_CHAIN'),
+    endBlock: id('OPEN_ENDBLOCK'),
+    openSexpr: id('OPEN_SEXPR'),
+    closeSexpr: id('CLOSE_SEXPR'),
+  }
+}
 
 /**
  * Tokens lexed, every parse together: a cheap count that lets the tests hold a parse to the
@@ -87,29 +101,30 @@ export function parseCounted(text: string): ParsedText {
 
 /** What Handlebars' parser makes of the text, its lexer's steps counted and held to the limits. */
 export function parseWithParser(text: string): ParsedText {
-  const lexer = parser.lexer
+  const { parts, opensBlock, chain, endBlock, openSexpr, closeSexpr } = (parsing ??= loadParsing())
+  const lexer = parts.Parser.lexer
   const next = lexer.next
   let tokens = 0
   let depth = 0
   // Each open block's count of `{{else …}}` links: every link nests one level deeper.
   const chains: number[] = []
   lexer.next = function counted(this: Lexer) {
-    const found = next.call(this)
+    const found = next.call(this) as number
     if (++tokens > TEMPLATE_LIMITS.tokens) throw templateLimitErrors.tokens()
-    if (OPENS_BLOCK.has(found as number)) {
+    if (opensBlock.has(found)) {
       depth++
       chains.push(0)
-    } else if (found === CHAIN) {
+    } else if (found === chain) {
       depth++
       chains.push((chains.pop() ?? 0) + 1)
-    } else if (found === END_BLOCK) depth -= 1 + (chains.pop() ?? 0)
-    else if (found === OPEN_SEXPR) depth++
-    else if (found === CLOSE_SEXPR) depth--
+    } else if (found === endBlock) depth -= 1 + (chains.pop() ?? 0)
+    else if (found === openSexpr) depth++
+    else if (found === closeSexpr) depth--
     if (depth > TEMPLATE_LIMITS.depth) throw templateLimitErrors.depth()
     return found
   }
   try {
-    return { body: compilerBase.parseWithoutProcessing(text).body, tokens }
+    return { body: parts.parseWithoutProcessing(text).body, tokens }
   } finally {
     lexer.next = next
     lexed += tokens
