@@ -2,7 +2,7 @@ import type Handlebars from 'handlebars'
 import { BoundedCache } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from '../render-work.js'
-import { loadHandlebars } from '../../resources/workflows/handlebars-build.js'
+import { loadHandlebars } from './handlebars-build.js'
 
 /**
  * Upstream's CompileTemplate for workflows created over v1: Handlebars with HTML escaping, Novu's

@@ -1,6 +1,6 @@
 // Handlebars' parser, loaded by the first text the simple parse leaves to it: a seeded
 // environment's workflows and most notification texts never need it (parseSimple, below).
-import { loadHandlebars } from './handlebars-build.js'
+import { loadHandlebars } from '../../delivery/languages/handlebars-build.js'
 import { templateLimitErrors, TEMPLATE_LIMITS } from './handlebars-limits.js'
 
 /**
