@@ -3,7 +3,8 @@
 // peak under GET /v1/topics load. `node bench/rss-where.mjs [dist] [--snapshot=<dir>]` (snapshots
 // at idle and under load); RSS_ROUTE another route, RSS_NODE_ARGS and BARE_NODE_ARGS node flags
 // (e.g. --trace-gc-nvp, --max-semi-space-size=8), RSS_MOCK_OPTIONS more startMock() options
-// (JSON), RSS_MARKERS=1 a line before each capture (to read beside a GC trace).
+// (JSON), RSS_MARKERS=1 a line before each capture (to read beside a GC trace), RSS_CAPTURE the
+// route families answered before the load (names of bench/routes.mjs, comma-separated; all unset).
 import { resolve } from 'node:path'
 import { DIST, load, MB, startServer } from './harness.mjs'
 import { captureRoute, routesFor } from './routes.mjs'
@@ -49,7 +50,8 @@ try {
   if (process.env.RSS_MARKERS) console.log('marker: started')
   await addInactiveRules(mock.url)
   const captured = []
-  for (const route of routesFor(GENERATION)) {
+  const capture = process.env.RSS_CAPTURE?.split(',')
+  for (const route of routesFor(GENERATION).filter((r) => !capture || capture.includes(r.name))) {
     if (process.env.RSS_MARKERS) console.log(`marker: capture ${route.name}`)
     captured.push(await captureRoute(mock.url, route, GENERATION))
   }

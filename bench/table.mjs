@@ -44,7 +44,16 @@ function memoryRows(r) {
     rows.push(
       `| ${DEFAULT_GENERATION} | Peak RSS under GET /v1/topics load (MB); idle after start | ${get.peakRssMB}; ${idleRssMB} | ${get.barePeakRssMB}; ${bareIdleRssMB} | ${(get.peakRssMB / get.barePeakRssMB).toFixed(2)} × | ≤ 1.25 × | ${mark(get.peakRssMB <= 1.25 * get.barePeakRssMB)} |`
     )
+    if (get.semiSpaceMB)
+      rows.push(
+        `| | ↳ V8's young generation after the load, MB a semi-space (V8 sizes each side's own) | ${get.semiSpaceMB.mock} | ${get.semiSpaceMB.bare} | | | |`
+      )
   }
+  const equal = r.equalYoung
+  if (equal)
+    rows.push(
+      `| | ↳ the same, both young generations held at ${equal.heldSemiSpaceMB} MB a semi-space (\`--min/max-semi-space-size\`): what the mock holds beyond the bare app | ${equal.peakRssMB} | ${equal.barePeakRssMB} | ${(equal.peakRssMB / equal.barePeakRssMB).toFixed(2)} × | | |`
+    )
   if (r.reset) {
     const { idle, loaded, afterReset, ratio, target, creates, triggers, retainedHeapMB } = r.reset
     rows.push(
