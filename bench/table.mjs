@@ -31,7 +31,7 @@ function startupRows(startup) {
   if (!startup) return []
   const ms = (s) => `${s.median} (${spread(s, String)})`
   return [
-    `| | Start-up to the first 200 of GET /v1/topics (ms) | ${ms(startup.topics)} | ${ms(startup.bare.topics)} | ${(startup.topics.median / startup.bare.topics.median).toFixed(2)} × | ≤ 150 ms | ${mark(startup.topics.median <= 150)} |`,
+    `| | Start-up to the first 200 of GET /v1/topics (ms) | ${ms(startup.topics)} | ${ms(startup.bare.topics)} | ${(startup.topics.median / startup.bare.topics.median).toFixed(2)} × | ≤ 1.5 × | ${mark(startup.topics.median <= 1.5 * startup.bare.topics.median)} |`,
     `| | ↳ to the banner / to the first 200 of /__admin/health (ms) | ${startup.listening.median} / ${startup.health.median} | ${startup.bare.listening.median} / ${startup.bare.health.median} | | | |`,
   ]
 }
