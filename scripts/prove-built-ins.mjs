@@ -17,7 +17,9 @@ const checks = {
 }
 rmSync(join(root, 'fixtures', 'proven'), { recursive: true, force: true })
 for (const [dir, check] of Object.entries(checks)) {
-  for (const name of readdirSync(join(root, dir)).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(join(root, dir))
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const file = join(root, dir, name)
     const text = readFileSync(file, 'utf8')
     const path = provenPath(file)
