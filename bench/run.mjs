@@ -156,13 +156,13 @@ async function peaks(mock, bare) {
   }
 }
 
+const routesToRun = (generation) =>
+  routesFor(generation).filter((r) => !ONLY_ROUTES || ONLY_ROUTES.includes(r.name))
+
 /**
  * Every route family of one generation: a mock answering as it and a bare app serving what it
  * answered, pair by pair. Peak RSS is taken per route, from the RSS the previous one left.
  */
-const routesToRun = (generation) =>
-  routesFor(generation).filter((r) => !ONLY_ROUTES || ONLY_ROUTES.includes(r.name))
-
 async function routePairs(generation) {
   const routes = routesToRun(generation)
   const { mock, bare, captured } = await setUpPair(generation, routes)
