@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Environment } from './tenancy/environment.js'
 import type { Outcome } from './chaos/rules.schemas.js'
 import type { Generation } from './generations/generation.js'
+import type { Note } from './http/notes.js'
 
 /** What a request carries on its Hono context, from one step of its path (serve.ts) to the next. */
 export interface AppEnv {
@@ -33,6 +34,6 @@ export interface AppEnv {
      */
     keptBytes?: number
     /** What the mock, as upstream, dropped or changed of what the client sent (http/notes.ts). */
-    notes?: string[]
+    notes?: Note[]
   }
 }

@@ -9,15 +9,15 @@ import { request, type Requestable } from './helpers.js'
 
 const GENERAL_GROUP = '66fbb0a0c1f2e3d4a5b60001'
 
-/** A mock whose info log lines are kept, in the given generation. */
-function mockWithLog(apiGeneration?: '2024-10' | '2026-08') {
+/** A mock whose log lines (info, or debug too) are kept, in the given generation. */
+function mockWithLog(apiGeneration?: '2024-10' | '2026-08', level: 'info' | 'debug' = 'info') {
   const lines: string[] = []
   const mock = createMock({
     seed: 'notes',
     logLevel: 'silent',
     ...(apiGeneration ? { apiGeneration } : {}),
   })
-  mock.state.logger = createLogger('info', (line) => lines.push(line) > 0)
+  mock.state.logger = createLogger(level, (line) => lines.push(line) > 0)
   const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>)
   return { app: mock.app, logged }
 }
@@ -86,6 +86,76 @@ test.each(['2024-10', '2026-08'] as const)(
     expect(note).toContain(`identifier is "${given}"`)
   }
 )
+
+/** Creates "Welcome Email" through /v1 (its identifier is seeded) with this key; the identifier it got. */
+async function createWelcome(app: Requestable, key?: string): Promise<string> {
+  const res = await request(app, 'POST', '/v1/workflows', {
+    ...(key ? { key } : {}),
+    body: { name: 'Welcome Email', notificationGroupId: GENERAL_GROUP, steps: [] },
+  })
+  expect(res.status).toBe(201)
+  return res.body.data.triggers[0].identifier as string
+}
+
+/** The log lines of one path whose message starts so, as [level, message]. */
+const linesOf = (lines: Record<string, unknown>[], start: string) =>
+  lines
+    .filter((line) => String(line.msg).startsWith(start))
+    .map((line) => [line.level, line.msg] as const)
+
+test('advice an environment gave before goes to the debug log, and every journal entry keeps it', async () => {
+  const { app, logged } = mockWithLog('2026-08', 'debug')
+  const first = await createWelcome(app)
+  const second = await createWelcome(app)
+  expect(second).not.toBe(first)
+  const lines = linesOf(logged(), 'The name "Welcome Email"')
+  expect(lines.map(([level]) => level)).toEqual(['info', 'debug'])
+  expect(lines[0]?.[1]).toContain(`identifier is "${first}"`)
+  expect(lines[1]?.[1]).toContain(`identifier is "${second}"`)
+  const journal = await request(app, 'GET', '/__admin/requests?path=%2Fv1%2Fworkflows')
+  const notes = (journal.body.data as { notes?: string[] }[]).map((entry) => entry.notes?.[0])
+  expect(notes).toEqual([
+    expect.stringContaining(`identifier is "${second}"`),
+    expect.stringContaining(`identifier is "${first}"`),
+  ])
+})
+
+test('the same advice in another environment is logged at info level again', async () => {
+  const { app, logged } = mockWithLog()
+  await createWelcome(app, 'advice-key-first')
+  await createWelcome(app, 'advice-key-first')
+  await createWelcome(app, 'advice-key-second')
+  expect(linesOf(logged(), 'The name "Welcome Email"').map(([level]) => level)).toEqual([
+    'info',
+    'info',
+  ])
+  expect(new Set(logged().map((line) => line.apiKey)).size).toBe(2)
+})
+
+test('a reset forgets the advice given: the next collision is logged at info level', async () => {
+  const { app, logged } = mockWithLog()
+  await createWelcome(app)
+  await createWelcome(app)
+  expect(linesOf(logged(), 'The name "Welcome Email"')).toHaveLength(1)
+  expect((await request(app, 'POST', '/__admin/reset')).status).toBe(200)
+  await createWelcome(app)
+  expect(linesOf(logged(), 'The name "Welcome Email"')).toHaveLength(2)
+})
+
+test('a v2 workflowId taken again is logged at info level once', async () => {
+  const { app, logged } = mockWithLog()
+  for (let i = 0; i < 3; i++) {
+    const res = await request(app, 'POST', '/v2/workflows', {
+      body: { name: 'Order Shipped', workflowId: 'order-shipped', steps: [] },
+    })
+    expect(res.status).toBe(201)
+  }
+  expect(linesOf(logged(), 'workflowId "order-shipped" is taken')).toHaveLength(1)
+  const journal = await request(app, 'GET', '/__admin/requests?path=%2Fv2%2Fworkflows')
+  expect((journal.body.data as { notes?: string[] }[]).map((e) => e.notes?.length)).toEqual([
+    1, 1, 1,
+  ])
+})
 
 test('an HTML email body under the block editor is noted as emptied, with the editorType to send', async () => {
   const { app, logged } = mockWithLog()

@@ -7,16 +7,27 @@ const MAX_NOTE = 1024
 const MAX_NAMES = 5
 const MAX_NAME = 40
 
+export interface Note {
+  text: string
+  /** The environment gave this advice before: the log has it at debug level, not info. */
+  repeated: boolean
+}
+
 /**
- * Tells the client, in the request's journal entry (`notes`) and the log (info), that the mock,
- * as upstream does, dropped or changed something it sent: the words name the field, what became
- * of it and the fix. The journal (journal/record.ts) logs and records them once the answer is known.
+ * Tells the client, in the request's journal entry (`notes`) and the log, that the mock, as
+ * upstream does, dropped or changed something it sent: the words name the field, what became of
+ * it and the fix. The journal (journal/record.ts) logs and records them once the answer is known.
+ * A load test that sends the same body a thousand times needs the advice once: the log has it at
+ * info level the first time an environment gives it (`advice` names it when the words differ
+ * from one request to the next), at debug level after; the journal keeps every note.
  */
-export function noteOnRequest(c: Context<AppEnv>, note: string): void {
-  const notes = c.get('notes')
+export function noteOnRequest(c: Context<AppEnv>, note: string, advice: string = note): void {
+  let notes = c.get('notes')
+  if (notes && notes.length >= MAX_NOTES) return
   const text = note.length > MAX_NOTE ? `${note.slice(0, MAX_NOTE)}…` : note
-  if (!notes) c.set('notes', [text])
-  else if (notes.length < MAX_NOTES) notes.push(text)
+  const repeated = c.get('env')?.firstAdvice(advice) === false
+  if (!notes) c.set('notes', (notes = []))
+  notes.push({ text, repeated })
 }
 
 /** `"a", "b" and 3 more`: names as a note shows them, each cut to a readable length. */

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { getQueryParams } from 'hono/utils/url'
 import type { AppEnv } from '../app-env.js'
+import type { Note } from '../http/notes.js'
 import { isSecretParam, redactHeader, redactKey } from '../http/redact.js'
 import type { MockState } from '../state.js'
 import type { Generation } from '../generations/generation.js'
@@ -106,11 +107,14 @@ function logRequest(state: MockState, c: Context<AppEnv>, status: number, starte
   })
 }
 
-/** One info line a note: the client's data was dropped or changed, and the line says how to fix it. */
-function logNotes(state: MockState, c: Context<AppEnv>, notes: string[]) {
+/**
+ * One line a note: the client's data was dropped or changed, and the line says how to fix it; at
+ * info level the first time its environment gives the advice, at debug level after (http/notes.ts).
+ */
+function logNotes(state: MockState, c: Context<AppEnv>, notes: readonly Note[]) {
   const key = apiKeyOf(c)
-  for (const note of notes)
-    state.logger.log('info', note, {
+  for (const { text, repeated } of notes)
+    state.logger.log(repeated ? 'debug' : 'info', text, {
       method: c.req.method,
       path: c.req.path,
       ...(key !== undefined ? { apiKey: redactKey(key) } : {}),
@@ -224,7 +228,7 @@ export function recordRequest(
     f.matched = matched
     f.generation = generation
     f.head = head.kept
-    f.notes = notes
+    f.notes = notes?.map((note) => note.text)
     return f
   }
   const texts: (string | undefined)[] = []

@@ -2,7 +2,7 @@ import type { UnknownWorkflows } from '../config.js'
 import type { Clock } from './clock.js'
 import { DEFAULT_EPOCH, offsetClock, type MovableClock } from './clock.js'
 import { createIdFactory, type IdFactory } from './ids.js'
-import { createRng, type Rng } from './prng.js'
+import { createRng, numericSeed, type Rng } from './prng.js'
 import { DEFAULT_SERVER_FLAGS, type ServerFlags } from './server-flags.js'
 import { createTopicStore, type TopicStore } from '../resources/topics/topics.store.js'
 import {
@@ -95,7 +95,12 @@ export interface Environment extends Identity {
   tenants: TenantStore
   now(): string
   workflowContext(): WorkflowContext
+  /** True the first time the environment gives `advice` (http/notes.ts: the log has it once). */
+  firstAdvice(advice: string): boolean
 }
+
+/** Advice remembered per environment; past this many, new advice is logged each time it is given. */
+const MAX_ADVICE = 256
 
 export interface EnvironmentSpec {
   apiKey: string
@@ -174,6 +179,8 @@ function assembleEnvironment(
   const notifications = createNotificationStore(data.notifications ?? [])
   // One context for the environment's life: what it holds never changes.
   let context: WorkflowContext | undefined
+  // Hashes of the words: a note runs to a kilobyte, and a collision only moves a log line to debug.
+  let advised: Set<number> | undefined
   const env: Environment = {
     ...identity,
     rng,
@@ -201,6 +208,12 @@ function assembleEnvironment(
         workflowCount: () => workflows.liveCount(),
         groupNamed: (name: string) => groupNamed(groups, name),
       })),
+    firstAdvice: (advice) => {
+      const hash = numericSeed(advice)
+      if (advised?.has(hash)) return false
+      if ((advised ??= new Set()).size < MAX_ADVICE) advised.add(hash)
+      return true
+    },
   }
   for (const { index, record } of data.workflowsV2 ?? []) {
     try {

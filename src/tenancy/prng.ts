@@ -44,7 +44,7 @@ export function createRng(seed: string): Rng {
   }
 }
 
-/** A 32-bit integer seed for faker, derived from any text. */
+/** A 32-bit integer derived from any text: faker's seed, a note's advice remembered. */
 export const numericSeed = (text: string) => hashSeed(text)[0]
 
 const HEX = '0123456789abcdef'

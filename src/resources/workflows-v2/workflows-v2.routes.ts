@@ -142,7 +142,7 @@ export const workflowV2Routes: AnyRoute[] = [
         (body as Obj).workflowId as string,
         workflow.triggers[0]?.identifier as string
       )
-      if (taken) noteOnRequest(c, taken)
+      if (taken) noteOnRequest(c, taken.note, taken.advice)
       return jsonText(c, 201, written(env, workflow))
     },
   }),

@@ -128,7 +128,7 @@ export function workflowRoutes(prefix: '/v1/workflows' | '/v1/notification-templ
         const identifier = env.workflows.get(workflowId)?.triggers[0]?.identifier
         const taken =
           identifier && takenNameNote(env, (body as { name?: unknown }).name, identifier)
-        if (taken) noteOnRequest(c, taken)
+        if (taken) noteOnRequest(c, taken.note, taken.advice)
         return jsonText(c, 201, answerOf(env, workflowId))
       },
     }),
