@@ -3,6 +3,7 @@ import { BoundedCache } from '../../cache.js'
 import { formatDate } from './date-format.js'
 import { chargeRender } from '../render-work.js'
 import { loadHandlebars } from './handlebars-build.js'
+import { simpleTemplate } from './simple-render.js'
 
 /**
  * Upstream's CompileTemplate for workflows created over v1: Handlebars with HTML escaping, Novu's
@@ -166,6 +167,9 @@ function callString(value: unknown, method: string): unknown {
 let created: typeof Handlebars | undefined
 const handlebars = () => (created ??= createInstance())
 
+/** The helpers the renderer's environment knows (simple-render.ts leaves them to Handlebars). */
+export const helperNames = (): string[] => Object.keys(handlebars().helpers)
+
 /** The compiler's parts a Handlebars environment carries, which its types leave out. */
 interface CompilerParts {
   Compiler: new () => { compile(ast: unknown, options: object): unknown }
@@ -207,12 +211,15 @@ function compileString(text: string): Handlebars.TemplateDelegate {
 }
 type TemplateSpecification = Parameters<typeof Handlebars.template>[0]
 
+/** A template made ready to render: Handlebars' compiled one, or the simple renderer's. */
+type Render = (data: Record<string, unknown>) => string
+
 /**
- * Compiled templates by text: workflows are triggered far more often than they are written.
- * Bounded in bytes as well as entries (a compiled template weighs a few times its text), and
- * counted in the memory budget through the cache registry.
+ * Templates ready to render, by text: workflows are triggered far more often than they are
+ * written. Bounded in bytes as well as entries (a compiled template weighs a few times its
+ * text), and counted in the memory budget through the cache registry.
  */
-const compiled = new BoundedCache<string, Handlebars.TemplateDelegate>('handlebars templates', {
+const compiled = new BoundedCache<string, Render>('handlebars templates', {
   maxEntries: 1000,
   maxBytes: 16 * 1024 * 1024,
   sizeOf: (_template, _text, keyBytes) => COMPILED_BYTES_PER_CHAR * keyBytes,
@@ -220,10 +227,26 @@ const compiled = new BoundedCache<string, Handlebars.TemplateDelegate>('handleba
 /** What a compiled template holds per character of its text: the text, its AST and its code. */
 const COMPILED_BYTES_PER_CHAR = 3
 
-function compile(text: unknown): Handlebars.TemplateDelegate {
+const withoutOptions =
+  (template: Handlebars.TemplateDelegate): Render =>
+  (data) =>
+    template(data, {})
+
+/**
+ * A simple text (simple-render.ts) renders without Handlebars; a render of it that needs
+ * Handlebars after all (a value that is an object...) compiles it then.
+ */
+function prepare(text: string): Render {
+  const simple = simpleTemplate(text)
+  if (!simple) return withoutOptions(compileString(text))
+  let full: Render | undefined
+  return (data) => simple(data) ?? (full ??= withoutOptions(compileString(text)))(data)
+}
+
+function compile(text: unknown): Render {
   // Anything but a string goes the library's way, which refuses it as upstream's does.
-  if (typeof text !== 'string') return handlebars().compile(text as string)
-  return compiled.memo(text, () => compileString(text))
+  if (typeof text !== 'string') return withoutOptions(handlebars().compile(text as string))
+  return compiled.memo(text, () => prepare(text))
 }
 
 /**
@@ -239,7 +262,7 @@ export function renderTemplate(text: unknown, data: Record<string, unknown>): st
   iterations = 0
   let out: string
   try {
-    out = isPlainText(source) ? source : compile(source)(data, {})
+    out = isPlainText(source) ? source : compile(source)(data)
   } catch (error) {
     // A failed render's loops count against the request's allowance too.
     chargeRender(0, iterations)
