@@ -29,6 +29,7 @@ const names = [
 const odd = ['this', 'true', 'null', 'else', 'json', 'each', 'log', 'constructor', 'toString', '0']
 const text = fc.oneof(
   fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
   fc.constantFrom('&', '<b>', '"', "'", '`', '=', '}', '{', '\\', '\n', ' ', '}}', '{', '{{{', '~')
 )
 const mustache = fc
@@ -50,6 +51,7 @@ const template = fc
 
 const leaf = fc.oneof(
   fc.string({ maxLength: 8 }),
+  fc.string({ unit: 'binary', maxLength: 6 }),
   fc.constantFrom('<a href="x">&</a>', "it's", '`=`', ''),
   fc.integer(),
   fc.double(),
@@ -162,4 +164,10 @@ test('the renderer escapes HTML as Handlebars does, apostrophes excepted as upst
   expect(renderTemplate('Hi {{payload.name}}!', data)).toBe(
     byHandlebars('Hi {{payload.name}}!', data)
   )
+})
+
+test('a long text of many mustaches renders as Handlebars renders it', () => {
+  const source = Array.from({ length: 5_000 }, (_, i) => `<p>{{a.b}} ${i} {{c}}</p>`).join('\n')
+  const data = { a: { b: 'Zoë & 😀 \u202e' }, c: 42 }
+  expect(simply(source, data)).toBe(byHandlebars(source, data))
 })
