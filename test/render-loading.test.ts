@@ -9,11 +9,13 @@ import { expect, test } from 'vitest'
 const LIBRARY = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href
 
 /** Triggers a workflow of one in-app step with this content; the message and what was loaded. */
-async function triggerIn(content: string) {
+async function triggerIn(content: string, generation = '2026-08') {
   const script = `
     import { createRequire } from 'node:module'
     import { startMock } from ${JSON.stringify(LIBRARY)}
-    const mock = await startMock({ port: 0, scenario: 'empty', logLevel: 'silent' })
+    const mock = await startMock({
+      port: 0, scenario: 'empty', logLevel: 'silent', apiGeneration: ${JSON.stringify(generation)},
+    })
     const call = async (method, path, body) => {
       const res = await fetch(mock.url + path, {
         method,
@@ -22,7 +24,7 @@ async function triggerIn(content: string) {
       })
       return res.json()
     }
-    await call('POST', '/v2/subscribers', { subscriberId: 'ada', firstName: 'Ada' })
+    await call('POST', '/v1/subscribers', { subscriberId: 'ada', firstName: 'Ada' })
     const created = await call('POST', '/v1/workflows', {
       name: 'Shipped', active: true, notificationGroupId: (await call('GET', '/v1/notification-groups')).data[0]._id,
       steps: [{ template: { type: 'in_app', content: ${JSON.stringify(content)} } }],
@@ -46,12 +48,17 @@ async function triggerIn(content: string) {
   return JSON.parse(stdout) as { content?: string; handlebars: boolean }
 }
 
-test('a trigger whose texts are content and {{names}} renders without loading Handlebars', async () => {
-  expect(await triggerIn('Hi {{subscriber.firstName}}, order {{order}} shipped')).toEqual({
-    content: 'Hi Ada, order A&amp;1 shipped',
-    handlebars: false,
-  })
-})
+test.each(['2024-10', '2026-08'])(
+  'a trigger whose texts are content and {{names}} renders without loading Handlebars (%s)',
+  async (generation) => {
+    expect(
+      await triggerIn('Hi {{subscriber.firstName}}, order {{order}} shipped', generation)
+    ).toEqual({
+      content: 'Hi Ada, order A&amp;1 shipped',
+      handlebars: false,
+    })
+  }
+)
 
 test('a trigger whose text calls a helper loads Handlebars and renders with it', async () => {
   expect(await triggerIn('Hi {{uppercase subscriber.firstName}}')).toEqual({

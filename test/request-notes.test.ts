@@ -103,22 +103,25 @@ const linesOf = (lines: Record<string, unknown>[], start: string) =>
     .filter((line) => String(line.msg).startsWith(start))
     .map((line) => [line.level, line.msg] as const)
 
-test('advice an environment gave before goes to the debug log, and every journal entry keeps it', async () => {
-  const { app, logged } = mockWithLog('2026-08', 'debug')
-  const first = await createWelcome(app)
-  const second = await createWelcome(app)
-  expect(second).not.toBe(first)
-  const lines = linesOf(logged(), 'The name "Welcome Email"')
-  expect(lines.map(([level]) => level)).toEqual(['info', 'debug'])
-  expect(lines[0]?.[1]).toContain(`identifier is "${first}"`)
-  expect(lines[1]?.[1]).toContain(`identifier is "${second}"`)
-  const journal = await request(app, 'GET', '/__admin/requests?path=%2Fv1%2Fworkflows')
-  const notes = (journal.body.data as { notes?: string[] }[]).map((entry) => entry.notes?.[0])
-  expect(notes).toEqual([
-    expect.stringContaining(`identifier is "${second}"`),
-    expect.stringContaining(`identifier is "${first}"`),
-  ])
-})
+test.each(['2024-10', '2026-08'] as const)(
+  'advice an environment gave before goes to the debug log, and every journal entry keeps it (%s)',
+  async (generation) => {
+    const { app, logged } = mockWithLog(generation, 'debug')
+    const first = await createWelcome(app)
+    const second = await createWelcome(app)
+    expect(second).not.toBe(first)
+    const lines = linesOf(logged(), 'The name "Welcome Email"')
+    expect(lines.map(([level]) => level)).toEqual(['info', 'debug'])
+    expect(lines[0]?.[1]).toContain(`identifier is "${first}"`)
+    expect(lines[1]?.[1]).toContain(`identifier is "${second}"`)
+    const journal = await request(app, 'GET', '/__admin/requests?path=%2Fv1%2Fworkflows')
+    const notes = (journal.body.data as { notes?: string[] }[]).map((entry) => entry.notes?.[0])
+    expect(notes).toEqual([
+      expect.stringContaining(`identifier is "${second}"`),
+      expect.stringContaining(`identifier is "${first}"`),
+    ])
+  }
+)
 
 test('the same advice in another environment is logged at info level again', async () => {
   const { app, logged } = mockWithLog()
