@@ -41,7 +41,9 @@ function unescapeStrings(value: unknown): unknown {
   return value
 }
 
+/** Every entity starts with `&`: a subject without one is its own decoding (entities not loaded). */
 function decode(text: string): string {
+  if (!text.includes('&')) return text
   decodeHTML ??= (requireLazily('entities') as { decodeHTML: typeof DecodeHtml }).decodeHTML
   return decodeHTML(text)
 }
