@@ -6,6 +6,8 @@ import { nestingDepth } from '../../workflow-model/document-cast.js'
 import { RenderError } from './handlebars.js'
 import { chargeRender } from '../render-work.js'
 import { BoundedCache } from '../../cache.js'
+import { escapeJsonText, simpleLiquid } from './simple-liquid.js'
+import type { SimpleRender } from './simple-render.js'
 
 /**
  * The Liquid engines upstream renders dashboard (v2) workflows with: `liquidjs` as
@@ -59,6 +61,14 @@ let current = { now: '', blocks: 0 }
 let blocksRendered = 0
 export const liquidBlocksRendered = () => blocksRendered
 
+function countBlock() {
+  blocksRendered++
+  if (++current.blocks > LIQUID_LIMITS.blocks)
+    throw new RenderError(
+      `the template renders more than ${LIQUID_LIMITS.blocks} blocks or loop iterations (novu-mock's limit)`
+    )
+}
+
 function tooDeep(value: unknown): boolean {
   return nestingDepth(value, LIQUID_LIMITS.valueDepth) > LIQUID_LIMITS.valueDepth
 }
@@ -82,13 +92,7 @@ function singleQuoted(value: unknown, spaces: unknown = 0, self?: unknown): stri
 
 /** The framework's output escape: strings made safe inside a JSON string literal. */
 function jsonEscape(this: unknown, output: unknown): string {
-  if (typeof output === 'string')
-    return output
-      .replace(/\\/g, '\\\\')
-      .replace(/"/g, '\\"')
-      .replace(/\n/g, '\\n')
-      .replace(/\r/g, '\\r')
-      .replace(/\t/g, '\\t')
+  if (typeof output === 'string') return escapeJsonText(output)
   return singleQuoted(output, 0, this)
 }
 
@@ -270,11 +274,7 @@ function createEngine(mode: EscapeMode): Liquid {
   }
   const renderTemplates = renderer.renderTemplates.bind(renderer)
   renderer.renderTemplates = function* (templates, ctx, emitter) {
-    blocksRendered++
-    if (++current.blocks > LIQUID_LIMITS.blocks)
-      throw new RenderError(
-        `the template renders more than ${LIQUID_LIMITS.blocks} blocks or loop iterations (novu-mock's limit)`
-      )
+    countBlock()
     return yield* renderTemplates(templates, ctx, emitter)
   }
   return engine
@@ -317,29 +317,43 @@ function tagNesting(text: string): number {
   return deepest
 }
 
-/** Parsed templates by text (and engine): a workflow is triggered far more often than written. */
+/**
+ * A text made ready to render: the simple renderer's (simple-liquid.ts), or liquidjs' parsed
+ * templates, parsed when a render first needs them.
+ */
+interface Prepared {
+  simple?: SimpleRender
+  templates?: Template[]
+}
+
+/** Prepared texts by text (and engine): a workflow is triggered far more often than written. */
 const MAX_PARSED_CHARS = 64 * 1024
-const parsed = new BoundedCache<string, Template[]>('liquid templates', {
+const prepared = new BoundedCache<string, Prepared>('liquid templates', {
   maxEntries: 500,
   maxBytes: 16 * 1024 * 1024,
   // The text, its tokens and the parsed tree: a few times the text.
   sizeOf: (_templates, _key, keyBytes) => 3 * keyBytes,
 })
 
-function parse(engine: Liquid, mode: EscapeMode, text: string): Template[] {
+function parse(engine: Liquid, text: string): Template[] {
+  if (tagNesting(text) > LIQUID_LIMITS.nesting)
+    throw new RenderError(
+      `the template nests tags deeper than ${LIQUID_LIMITS.nesting} levels (novu-mock's limit)`
+    )
+  return engine.parse(text)
+}
+
+function prepare(mode: EscapeMode, text: string): Prepared {
   const key = `${mode}:${text}`
-  const cached = parsed.get(key)
+  const cached = prepared.get(key)
   if (cached) return cached
   if (text.length > LIQUID_LIMITS.outputChars)
     throw new RenderError(
       `the template is longer than ${LIQUID_LIMITS.outputChars} characters (novu-mock's limit)`
     )
-  if (tagNesting(text) > LIQUID_LIMITS.nesting)
-    throw new RenderError(
-      `the template nests tags deeper than ${LIQUID_LIMITS.nesting} levels (novu-mock's limit)`
-    )
-  const templates = engine.parse(text)
-  return text.length <= MAX_PARSED_CHARS ? parsed.set(key, templates) : templates
+  const simple = simpleLiquid(text, mode)
+  const made: Prepared = simple ? { simple } : { templates: parse(engineFor(mode), text) }
+  return text.length <= MAX_PARSED_CHARS ? prepared.set(key, made) : made
 }
 
 /** A failure of the engine (syntax, a filter that throws, a limit) as a RenderError. */
@@ -390,10 +404,14 @@ export function renderLiquid(text: string, scope: Obj, mode: EscapeMode, now: st
   let chars = 0
   try {
     return run(now, () => {
-      const engine = engineFor(mode)
       const start = current.blocks
       try {
-        const out = engine.renderSync(parse(engine, mode, text), scope) as string
+        const ready = prepare(mode, text)
+        let out = ready.simple?.(scope)
+        if (out === undefined) {
+          const engine = engineFor(mode)
+          out = engine.renderSync((ready.templates ??= parse(engine, text)), scope) as string
+        } else countBlock()
         chars = out.length
         if (out.length > LIQUID_LIMITS.outputChars)
           throw new RenderError(

@@ -65,10 +65,14 @@ function mustacheAt(text: string, at: number): { path: string[]; end: number } |
   return { path, end: MUSTACHE.lastIndex }
 }
 
-/** A property Handlebars would look further into, or write otherwise than as text. */
+/** A property Handlebars (or Liquid) would look further into, or write otherwise than as text. */
 const NOT_SIMPLE = Symbol('not simple')
 
-/** What Handlebars finds at `path` of `data`, when the lookup is one it makes without a word. */
+/**
+ * The value at `path` of `data`, when every step is an own property (or nothing): where a step
+ * meets a prototype's property or a value that is not an object, NOT_SIMPLE, for the engines
+ * have more to say there (Handlebars' lookups, liquidjs' `size` of a string).
+ */
 function valueAt(data: unknown, path: readonly string[]): unknown {
   let value = data
   for (const key of path) {
@@ -99,12 +103,20 @@ function written(value: unknown): string | undefined {
   return undefined
 }
 
-/** Renders with the data, or gives nothing when this render needs Handlebars. */
+/** Renders with the data, or gives nothing when this render needs the engine. */
 export type SimpleRender = (data: Record<string, unknown>) => string | undefined
 
-/** The text's renderer when the text is simple (see above), else nothing. */
-export function simpleTemplate(text: string): SimpleRender | undefined {
-  if (text.includes('\0')) return undefined
+/** A mustache's path and where it ends, or nothing when it is not a simple one. */
+export type MustacheAt = (text: string, at: number) => { path: string[]; end: number } | undefined
+
+/** A text cut at its mustaches: the texts around them and each one's path. */
+interface Parts {
+  texts: string[]
+  paths: string[][]
+}
+
+/** The text's parts, or nothing when one of its `{{` does not open a simple mustache. */
+export function partsOf(text: string, mustacheAt: MustacheAt): Parts | undefined {
   const texts: string[] = []
   const paths: string[][] = []
   let from = 0
@@ -116,13 +128,27 @@ export function simpleTemplate(text: string): SimpleRender | undefined {
     from = mustache.end
   }
   texts.push(text.slice(from))
-  return (data) => {
-    let out = texts[0] as string
-    for (let i = 0; i < paths.length; i++) {
-      const value = written(valueAt(data, paths[i] as string[]))
-      if (value === undefined) return undefined
-      out += value + (texts[i + 1] as string)
-    }
-    return out
+  return { texts, paths }
+}
+
+/** The parts rendered with the data; nothing when `written` has no text for a value. */
+export function renderParts(
+  { texts, paths }: Parts,
+  data: Record<string, unknown>,
+  written: (value: unknown) => string | undefined
+): string | undefined {
+  let out = texts[0] as string
+  for (let i = 0; i < paths.length; i++) {
+    const value = written(valueAt(data, paths[i] as string[]))
+    if (value === undefined) return undefined
+    out += value + (texts[i + 1] as string)
   }
+  return out
+}
+
+/** The text's renderer when the text is simple (see above), else nothing. */
+export function simpleTemplate(text: string): SimpleRender | undefined {
+  if (text.includes('\0')) return undefined
+  const parts = partsOf(text, mustacheAt)
+  return parts && ((data) => renderParts(parts, data, written))
 }
