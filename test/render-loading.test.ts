@@ -12,13 +12,15 @@ const LIBRARY = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.m
 interface Outcome {
   /** The in-app message's content. */
   content?: string
+  /** What the steps put in `shown`. */
+  shown?: unknown
   /** Which of the libraries rendering loads on demand the process holds afterwards. */
   loaded: string[]
 }
 
 /**
- * Runs `steps` (which call the API with `call(method, path, body)`) on a fresh mock of this
- * generation; the content of the first in-app message, and what was loaded.
+ * Runs `steps` (which call the API with `call(method, path, body)` and may set `shown`) on a
+ * fresh mock of this generation; the content of the first in-app message, and what was loaded.
  */
 async function inFreshProcess(generation: string, steps: string): Promise<Outcome> {
   const script = `
@@ -35,11 +37,13 @@ async function inFreshProcess(generation: string, steps: string): Promise<Outcom
       })
       return res.json()
     }
+    let shown
     ${steps}
     const messages = await call('GET', '/v1/messages?channel=in_app')
     const files = Object.keys(createRequire(import.meta.url).cache)
     console.log(JSON.stringify({
       content: messages.data[0]?.content,
+      shown,
       loaded: ['handlebars', 'liquidjs', 'sanitize-html'].filter((name) =>
         files.some((file) => file.includes('/node_modules/' + name + '/'))
       ),
@@ -121,4 +125,18 @@ test('a v2 trigger whose text has a filter loads liquidjs and renders with it', 
     content: 'Hi ADA',
     loaded: ['liquidjs'],
   })
+})
+
+test('a v1 email step of editor text blocks is stored without loading the sanitiser', async () => {
+  const blocks = [{ type: 'text', content: 'Hello {{firstName}}, "{{orderId}}" shipped' }]
+  const created = await inFreshProcess(
+    '2024-10',
+    `
+    const created = await call('POST', '/v1/workflows', {
+      name: 'Shipped', notificationGroupId: (await call('GET', '/v1/notification-groups')).data[0]._id,
+      steps: [{ template: { type: 'email', subject: 'Shipped', contentType: 'editor', content: ${JSON.stringify(blocks)} } }],
+    })
+    shown = created.data.steps[0].template.content`
+  )
+  expect(created).toEqual({ shown: blocks, loaded: [] })
 })

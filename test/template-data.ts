@@ -32,3 +32,29 @@ export const NOT_TEXT_AT_A_B: Record<string, unknown>[] = [
   { a: 'text' },
   { a: Object.create({ b: 'inherited' }) as unknown },
 ]
+
+/** Texts with no `<`, `>` or `&`, any code point otherwise: what sanitize-html leaves as they are. */
+export const plainTexts = fc
+  .oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.string({
+      unit: fc.constantFrom(
+        '\0',
+        '\r',
+        '\n',
+        '"',
+        "'",
+        '=',
+        '/',
+        '!',
+        '-',
+        ';',
+        '#',
+        ' ',
+        '\ufeff'
+      ),
+      maxLength: 20,
+    })
+  )
+  .filter((text) => !/[<>&]/.test(text))

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import type sanitizeHtmlType from 'sanitize-html'
 import { RenderError } from './languages/handlebars.js'
 import { closeSlashedEndTags } from './languages/text-scans.js'
+import { needsSanitizing } from '../workflow-model/sanitize.js'
 
 /**
  * The sanitiser upstream runs over dashboard workflows' in-app fields and email HTML
@@ -47,16 +48,9 @@ function keepAttributes(tagName: string, attribs: Record<string, string>) {
   return { tagName, attribs: kept }
 }
 
-/**
- * No tag, no entity, nothing to escape: sanitize-html gives such a text back as it is (a property
- * test holds it to that), so an in-app text of words and rendered names need not load it (1.7 MB
- * of heap and 90 ms at the first trigger that would).
- */
-const MARKUP = /[<>&]/
-
 /** One HTML text sanitised; past the nesting limit the render fails (no message). */
 export function sanitizeHtmlText(html: string): string {
-  if (!html || !MARKUP.test(html)) return html
+  if (!html || !needsSanitizing(html)) return html
   sanitizeHtml ??= requireLazily('sanitize-html') as typeof sanitizeHtmlType
   // Browsers close a tag on `</style/>`; htmlparser2 does not: normalise first.
   const normalized = closeSlashedEndTags(html)
