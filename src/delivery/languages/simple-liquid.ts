@@ -1,12 +1,12 @@
 import type { EscapeMode } from './liquid.js'
-import { partsOf, renderParts, type SimpleRender } from './simple-render.js'
+import { partsOf, renderParts, type SimpleRender, writtenWith } from './simple-render.js'
 
 /**
  * The texts most dashboard (v2) workflows send, rendered without liquidjs: content and
  * `{{ path.to.value }}` outputs, each path followed through own properties to a string, number
  * or boolean, written as the engine's output escape writes it, or to nothing (written as
- * nothing). A v2 trigger whose controls are all so neither loads nor runs liquidjs: about 1 MB of
- * heap and 20 ms at the first trigger. Anything else is liquidjs' to render: a text with a tag
+ * nothing). A v2 trigger whose controls are all so neither loads nor runs liquidjs: 1.1 MB of
+ * heap, and tens of milliseconds to load it at the first trigger. Anything else is liquidjs' to render: a text with a tag
  * (`{%`), a filter, whitespace control, brackets, a literal or a name liquidjs computes (`size`,
  * `first`, `last`), and a render whose path reaches an object, an array, a function or a
  * property of a prototype. simple-liquid.test.ts holds the two together on random texts and data.
@@ -53,15 +53,8 @@ const JSON_ESCAPES: Record<string, string> = {
 export const escapeJsonText = (text: string) =>
   text.replace(/[\\"\n\r\t]/g, (c) => JSON_ESCAPES[c] as string)
 
-/** Numbers and booleans as text, nothing as nothing; undefined for what the engine writes apart. */
-function written(value: unknown, text: (value: string) => string): string | undefined {
-  if (value === undefined || value === null) return ''
-  if (typeof value === 'string') return text(value)
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return undefined
-}
-const writtenJson = (value: unknown) => written(value, escapeJsonText)
-const writtenRaw = (value: unknown) => written(value, (text) => text)
+const writtenJson = writtenWith(escapeJsonText)
+const writtenRaw = writtenWith((text) => text)
 
 /** The text's renderer in this escape mode when the text is simple (see above), else nothing. */
 export function simpleLiquid(text: string, mode: EscapeMode): SimpleRender | undefined {

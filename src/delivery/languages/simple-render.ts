@@ -95,13 +95,20 @@ const ESCAPED: Record<string, string> = {
 }
 const escapeHtml = (text: string) => text.replace(/[&<>"'`=]/g, (c) => ESCAPED[c] as string)
 
-/** The value as Handlebars' escapeExpression writes it, or nothing for a value it treats apart. */
-function written(value: unknown): string | undefined {
-  if (value === undefined || value === null) return ''
-  if (typeof value === 'string') return escapeHtml(value)
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  return undefined
-}
+/**
+ * A value as the engines write it, strings through `text` (Handlebars' escapeExpression, Liquid's
+ * output escape): nothing for nothing, numbers and booleans as text; undefined for a value an
+ * engine treats apart.
+ */
+export const writtenWith =
+  (text: (value: string) => string) =>
+  (value: unknown): string | undefined => {
+    if (value === undefined || value === null) return ''
+    if (typeof value === 'string') return text(value)
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+    return undefined
+  }
+const written = writtenWith(escapeHtml)
 
 /** Renders with the data, or gives nothing when this render needs the engine. */
 export type SimpleRender = (data: Record<string, unknown>) => string | undefined
@@ -116,12 +123,12 @@ interface Parts {
 }
 
 /** The text's parts, or nothing when one of its `{{` does not open a simple mustache. */
-export function partsOf(text: string, mustacheAt: MustacheAt): Parts | undefined {
+export function partsOf(text: string, readMustache: MustacheAt): Parts | undefined {
   const texts: string[] = []
   const paths: string[][] = []
   let from = 0
   for (let at = text.indexOf('{{'); at !== -1; at = text.indexOf('{{', from)) {
-    const mustache = mustacheAt(text, at)
+    const mustache = readMustache(text, at)
     if (!mustache) return undefined
     texts.push(text.slice(from, at))
     paths.push(mustache.path)
