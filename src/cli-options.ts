@@ -106,7 +106,7 @@ const FLAGS = [
     flag: 'idle-gc-ms',
     env: 'IDLE_GC_MS',
     arg: 'MS',
-    help: `after MS without a request, give the memory a load grew back to the system (default ${CLI_IDLE_GC_MS}; 0 turns it off)`,
+    help: `after MS without a request, give the memory a load grew back to the system; hold V8's young generation small but under writes (default ${CLI_IDLE_GC_MS}; 0 turns both off)`,
   },
   {
     flag: 'caches',

@@ -5,7 +5,7 @@
 // top level alone. Every failure (no cache, a foreign, stale or corrupt one, a read-only install)
 // falls back to compiling the source, which is what Node does without a cache.
 import { createHash } from 'node:crypto'
-import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { channel, subscribe, unsubscribe } from 'node:diagnostics_channel'
 import {
   closeSync,
   fstatSync,
@@ -29,6 +29,12 @@ const ANSWERED = 'http.server.response.finish'
 /** Without an HTTP answer (a library user on app.request), the cache is written this long after start. */
 const FALLBACK_MS = 3000
 const CHECKSUM_BYTES = 32
+/**
+ * Told before and after the bytecode is serialised: V8 stamps it with a hash of its flags and
+ * refuses it under others, so src/memory/young-generation.ts, which sets one, sets it back
+ * meanwhile. Its name is repeated there: the launcher's modules are not the bundle's.
+ */
+const serialising = channel('novu-mock:code-cache-serialising')
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest()
 
@@ -95,7 +101,13 @@ function writeCache(
   try {
     // First: a folder this user cannot make (an image's, root's) costs no serialising.
     mkdirSync(folder, { recursive: true, mode: 0o755 })
-    const payload = script.createCachedData()
+    serialising.publish({ phase: 'start' })
+    let payload: Buffer
+    try {
+      payload = script.createCachedData()
+    } finally {
+      serialising.publish({ phase: 'end' })
+    }
     // A new file only (wx): never through a link someone left under that name.
     writeFileSync(temporary, Buffer.concat([sha256(payload), payload]), { mode: 0o644, flag: 'wx' })
     renameSync(temporary, file)

@@ -52,8 +52,10 @@ export const MockOptionsSchema = z.strictObject({
   /**
    * After this many milliseconds without a request, startMock()'s server asks V8 for a
    * memory-reducing collection, which hands the young generation a load grew and the heap's free
-   * pages back to the system; and 100 ms after a reset that dropped 16 MB or more. It collects
-   * the whole process, so it is off (0) unless set; the CLI sets 30,000.
+   * pages back to the system; and 100 ms after a reset that dropped 16 MB or more. Set, the
+   * server also holds V8's young generation at 4 MB a semi-space but under a write load
+   * (src/memory/young-generation.ts). Both act on the whole process, so they are off (0) unless
+   * set; the CLI sets 30,000.
    */
   idleGcMs: z.number().int().min(0).max(3_600_000).optional(),
 })

@@ -7,6 +7,7 @@ import { loadFaker } from './fixtures/faker.js'
 import { createAdminClient } from './admin/client.js'
 import { hardenServer } from './http/client-errors.js'
 import { giveBackWhenIdle } from './memory/give-back.js'
+import { holdYoungGeneration } from './memory/young-generation.js'
 
 export interface RunningMock extends Mock {
   url: string
@@ -54,12 +55,12 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     () => mock.state.now(),
     () => mock.state.generation()
   )
-  const stopGivingBack = giveBackWhenIdle(
-    server as Server,
-    mock.state.options.idleGcMs ?? 0,
-    mock.state.logger,
-    () => mock.state.environments.budget.used()
-  )
+  const stored = () => mock.state.environments.budget.used()
+  const { idleGcMs = 0 } = mock.state.options
+  const stopGivingBack = giveBackWhenIdle(server as Server, idleGcMs, mock.state.logger, stored)
+  // A process-wide setting, as the collections above: for a process that is the mock's alone.
+  const stopHoldingYoungGeneration =
+    idleGcMs > 0 ? holdYoungGeneration(server as Server, mock.state.logger) : () => {}
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -73,6 +74,7 @@ export async function startMock(input: MockOptionsInput = {}): Promise<RunningMo
     close() {
       closing ??= new Promise<void>((resolve) => {
         stopGivingBack()
+        stopHoldingYoungGeneration()
         // Event streams and held requests would keep the server open: they end now.
         mock.state.events.emit({ type: 'closing' })
         // Webhook attempts in flight (a hung handler holds one for 15 s) end now.
